@@ -1,0 +1,192 @@
+package dev.locks;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntFunction;
+
+/**
+ * How {@link LockRegistry#acquire(java.util.Collection, AcquireOptions)} tries: immutable, each
+ * {@code with...} returns a copy. Invalid values are an {@link IllegalArgumentException} naming the option.
+ *
+ * <p>The defaults are the seed's (Nebulex.Locks): 3 retries, a 10 ms jittered retry interval, a 30 s lock
+ * timeout, and no wait time.
+ *
+ * <ul>
+ *   <li>{@code retries}: how many times to try again after the first attempt fails; {@code 0} means one
+ *       attempt and no wait.</li>
+ *   <li>{@code retryInterval}: the pause between attempts. A fixed interval is jittered: each pause is
+ *       uniform in {@code (interval, 2 x interval]}; zero retries at once. A function of the 0-based number
+ *       of the attempt that just failed is used as is. A waiter is also woken as soon as a key it waits for
+ *       is released; such an early wake-up counts as the next attempt.</li>
+ *   <li>{@code lockTimeout}: how long a lock may be held before it counts as stale; the holder's own
+ *       timeout decides. Infinite: only a dead owner makes it stale.</li>
+ *   <li>{@code waitTime}: an overall deadline; whichever of {@code retries} and {@code waitTime} runs out
+ *       first ends the wait.</li>
+ * </ul>
+ */
+public final class AcquireOptions {
+
+    private static final int INFINITE = -1;
+
+    private static final AcquireOptions DEFAULTS =
+            new AcquireOptions(3, Duration.ofMillis(10), null, Duration.ofSeconds(30), null);
+
+    private final int retries;
+    private final Duration retryInterval;
+    private final IntFunction<Duration> retryIntervalFunction;
+    private final Duration lockTimeout;
+    private final Duration waitTime;
+
+    private AcquireOptions(int retries, Duration retryInterval, IntFunction<Duration> retryIntervalFunction,
+            Duration lockTimeout, Duration waitTime) {
+        this.retries = retries;
+        this.retryInterval = retryInterval;
+        this.retryIntervalFunction = retryIntervalFunction;
+        this.lockTimeout = lockTimeout;
+        this.waitTime = waitTime;
+    }
+
+    /** 3 retries, 10 ms jittered retry interval, 30 s lock timeout, no wait time. */
+    public static AcquireOptions defaults() {
+        return DEFAULTS;
+    }
+
+    /** Tries {@code retries + 1} times in all; {@code 0} makes one attempt and never waits. */
+    public AcquireOptions withRetries(int retries) {
+        if (retries < 0) {
+            throw new IllegalArgumentException("retries must be >= 0 (0 = one attempt), was " + retries);
+        }
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+    }
+
+    /** Tries until the keys are taken, or until {@code waitTime} runs out when one is set. */
+    public AcquireOptions withInfiniteRetries() {
+        return new AcquireOptions(INFINITE, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+    }
+
+    /** A fixed pause, jittered: each pause is uniform in {@code (interval, 2 x interval]}; zero retries at once. */
+    public AcquireOptions withRetryInterval(Duration interval) {
+        requireNonNegative("retryInterval", interval);
+        return new AcquireOptions(retries, interval, null, lockTimeout, waitTime);
+    }
+
+    /**
+     * A pause computed from the 0-based number of the attempt that just failed, used without jitter. The
+     * function is called only when a pause is due; a {@code null} or negative result is an
+     * {@link IllegalArgumentException} in the acquiring caller, with nothing left locked.
+     */
+    public AcquireOptions withRetryInterval(IntFunction<Duration> interval) {
+        Objects.requireNonNull(interval, "retryInterval function must not be null");
+        return new AcquireOptions(retries, null, interval, lockTimeout, waitTime);
+    }
+
+    /** How long a lock may be held before it counts as stale; must be positive. */
+    public AcquireOptions withLockTimeout(Duration lockTimeout) {
+        requirePositive("lockTimeout", lockTimeout);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+    }
+
+    /** Locks never expire: only a dead owner makes them stale. */
+    public AcquireOptions withInfiniteLockTimeout() {
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, null, waitTime);
+    }
+
+    /** An overall deadline for the acquire; zero makes one attempt. */
+    public AcquireOptions withWaitTime(Duration waitTime) {
+        requireNonNegative("waitTime", waitTime);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+    }
+
+    /** No overall deadline: only {@code retries} ends the wait. */
+    public AcquireOptions withoutWaitTime() {
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, null);
+    }
+
+    /** The number of retries after the first attempt; empty when infinite. */
+    public OptionalInt retries() {
+        return retries == INFINITE ? OptionalInt.empty() : OptionalInt.of(retries);
+    }
+
+    /** The fixed (jittered) retry interval; empty when a function computes the pauses. */
+    public Optional<Duration> retryInterval() {
+        return Optional.ofNullable(retryInterval);
+    }
+
+    /** The function that computes the pauses; empty when the interval is fixed. */
+    public Optional<IntFunction<Duration>> retryIntervalFunction() {
+        return Optional.ofNullable(retryIntervalFunction);
+    }
+
+    /** The lock timeout; empty when infinite. */
+    public Optional<Duration> lockTimeout() {
+        return Optional.ofNullable(lockTimeout);
+    }
+
+    /** The overall deadline of an acquire, if any. */
+    public Optional<Duration> waitTime() {
+        return Optional.ofNullable(waitTime);
+    }
+
+    /** Whether another attempt may follow attempt number {@code failedAttempt} (0-based), by the retries. */
+    public boolean allowsRetryAfter(int failedAttempt) {
+        return retries == INFINITE || failedAttempt < retries;
+    }
+
+    /**
+     * The pause after the 0-based attempt {@code failedAttempt} failed: the fixed interval plus a uniform
+     * jitter in {@code (0, interval]}, or the function's result.
+     *
+     * @throws IllegalArgumentException when the function returns {@code null} or a negative duration
+     */
+    public Duration pauseAfter(int failedAttempt) {
+        if (retryIntervalFunction == null) {
+            long nanos = retryInterval.toNanos();
+            return nanos == 0 ? Duration.ZERO : Duration.ofNanos(nanos + 1 + ThreadLocalRandom.current().nextLong(nanos));
+        }
+        Duration pause = retryIntervalFunction.apply(failedAttempt);
+        if (pause == null || pause.isNegative()) {
+            throw new IllegalArgumentException(
+                    "retry interval function must return a non-negative duration, got: " + pause
+                            + " for attempt " + failedAttempt);
+        }
+        return pause;
+    }
+
+    private static void requireNonNegative(String option, Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new IllegalArgumentException(option + " must be a duration >= 0, was " + value);
+        }
+    }
+
+    private static void requirePositive(String option, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException(option + " must be a duration > 0, was " + value);
+        }
+    }
+
+    @Override
+    public boolean equals(Object other) {
+        return other instanceof AcquireOptions that
+                && retries == that.retries
+                && Objects.equals(retryInterval, that.retryInterval)
+                && Objects.equals(retryIntervalFunction, that.retryIntervalFunction)
+                && Objects.equals(lockTimeout, that.lockTimeout)
+                && Objects.equals(waitTime, that.waitTime);
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+    }
+
+    @Override
+    public String toString() {
+        return "AcquireOptions[retries=" + (retries == INFINITE ? "infinity" : retries)
+                + ", retryInterval=" + (retryIntervalFunction != null ? "function" : retryInterval)
+                + ", lockTimeout=" + (lockTimeout == null ? "infinity" : lockTimeout)
+                + ", waitTime=" + (waitTime == null ? "none" : waitTime) + "]";
+    }
+}

@@ -1,0 +1,95 @@
+package dev.locks;
+
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Keyed locks, taken all-or-nothing.
+ *
+ * <p>Keys are acquired in natural {@code String} order, so that two callers asking for the same keys in
+ * any order can never deadlock, and never half-acquired: {@link #acquire} either holds every key or
+ * holds none. An empty key collection means the global lock {@value #GLOBAL_LOCK_KEY}, which conflicts
+ * only with other acquisitions of the global lock. Duplicate keys count once. A {@code null}, empty or
+ * blank key is an {@link IllegalArgumentException} naming its 0-based position.
+ *
+ * <p>Locks are re-entrant per thread, and the returned {@link Lease} is the ownership token: only
+ * closing it releases, from any thread, and never a lock that now belongs to someone else.
+ *
+ * <p>Methods beyond those of the product contract have default implementations, so that an application
+ * can implement this interface (a test double, say) with the contract's methods alone.
+ */
+public interface LockRegistry {
+
+    /** The key that an empty key collection locks. */
+    String GLOBAL_LOCK_KEY = "__global_lock__";
+
+    /**
+     * Acquires every key with {@link #defaultOptions()}.
+     *
+     * @throws LockTimeoutException if the keys could not all be taken within the retries or wait time
+     * @throws LockUnavailableException if the backend cannot be reached
+     */
+    Lease acquire(Collection<String> keys);
+
+    /**
+     * Acquires every key, trying again as {@code options} allow. Returns only when every key is held.
+     *
+     * @throws LockTimeoutException if the keys could not all be taken within the retries or wait time;
+     *         nothing stays locked
+     * @throws LockUnavailableException if the backend cannot be reached
+     * @throws IllegalArgumentException for an invalid key, or a retry interval function that returns a
+     *         negative or {@code null} pause
+     */
+    Lease acquire(Collection<String> keys, AcquireOptions options);
+
+    /** Makes one attempt and never waits: the lease, or empty when some key is held by someone else. */
+    Optional<Lease> tryAcquire(Collection<String> keys);
+
+    /**
+     * Acquires the keys with {@link #defaultOptions()}, runs {@code action}, releases, and returns what the
+     * action returned. Whatever the action throws is rethrown as is, after the release. Inside the action,
+     * {@link Lease#current()} is the lease.
+     */
+    <T> T withLocks(Collection<String> keys, Supplier<T> action);
+
+    /** The options {@link #acquire(Collection)} uses: from {@code locks.*} under the Spring Boot starter. */
+    AcquireOptions defaultOptions();
+
+    /** A snapshot of the locks held now, one entry a key, for operations (the actuator endpoint). */
+    List<HeldLock> heldLocks();
+
+    /**
+     * Removes the stale locks (dead owner, or held past their lock timeout), walking the table in batches
+     * without stopping acquirers.
+     *
+     * @return how many locks were removed
+     */
+    int sweep();
+
+    /** The lock held on {@code key} now, if any. */
+    default Optional<HeldLock> heldLock(String key) {
+        return heldLocks().stream().filter(lock -> lock.key().equals(key)).findFirst();
+    }
+
+    /** How many keys are held now; cheaper than {@code heldLocks().size()} where the backend can. */
+    default int heldCount() {
+        return heldLocks().size();
+    }
+
+    /**
+     * Releases {@code key} whoever holds it (an operator's last resort: its holder's lease turns lost).
+     *
+     * @return whether a lock was removed
+     * @throws UnsupportedOperationException where the registry does not support it
+     */
+    default boolean forceRelease(String key) {
+        throw new UnsupportedOperationException(getClass().getName() + " does not support forceRelease");
+    }
+
+    /** A short name of the backend ({@code local}, {@code redis}), for the endpoint, health and metrics. */
+    default String backend() {
+        return "custom";
+    }
+}

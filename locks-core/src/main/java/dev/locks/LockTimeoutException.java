@@ -1,0 +1,46 @@
+package dev.locks;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The keys could not all be taken within the retries or the wait time. Nothing stays locked. The message
+ * names the keys, the attempts made, the time spent and the option to raise.
+ */
+public class LockTimeoutException extends LocksException {
+
+    private static final long serialVersionUID = 1L;
+
+    private final List<String> keys;
+    private final int attempts;
+    private final Duration elapsed;
+
+    /**
+     * @param keys the keys asked for
+     * @param attempts how many attempts were made
+     * @param elapsed the time spent
+     * @param advice which option to raise, as a sentence for the message
+     */
+    public LockTimeoutException(List<String> keys, int attempts, Duration elapsed, String advice) {
+        super("Could not acquire " + keys + " after " + attempts + (attempts == 1 ? " attempt" : " attempts")
+                + " in " + elapsed.toMillis() + " ms: another owner holds them. " + advice);
+        this.keys = List.copyOf(keys);
+        this.attempts = attempts;
+        this.elapsed = elapsed;
+    }
+
+    /** The keys asked for. */
+    public List<String> keys() {
+        return keys;
+    }
+
+    /** How many attempts were made. */
+    public int attempts() {
+        return attempts;
+    }
+
+    /** The time spent trying. */
+    public Duration elapsed() {
+        return elapsed;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.locks;
+
+/**
+ * Events of a {@link LockRegistry} and a {@link ComputeCache}, for metrics and logs. Every method has an
+ * empty default; implement those you need. Callbacks run on the caller's thread, on the hot path: keep
+ * them cheap. A callback that throws is logged and ignored: it never skips an unlock.
+ *
+ * <p>No callback receives a lock key except {@link #onLeaseLost}: meters must not be tagged with keys.
+ */
+public interface LocksObserver {
+
+    /** Observes nothing. */
+    LocksObserver NONE = new LocksObserver() {
+    };
+
+    /** How an acquire ended. */
+    enum AcquireResult {
+        ACQUIRED("acquired"), TIMEOUT("timeout"), ERROR("error");
+
+        private final String tag;
+
+        AcquireResult(String tag) {
+            this.tag = tag;
+        }
+
+        /** The value of the {@code result} tag. */
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /** Why a lock was stale. */
+    enum StaleReason {
+        DEAD_OWNER("dead-owner"), EXPIRED("expired");
+
+        private final String tag;
+
+        StaleReason(String tag) {
+            this.tag = tag;
+        }
+
+        /** The value of the {@code reason} tag. */
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /** Who removed a stale lock. */
+    enum Remover {
+        ACQUIRE("acquire"), SWEEP("sweep");
+
+        private final String tag;
+
+        Remover(String tag) {
+            this.tag = tag;
+        }
+
+        /** The value of the {@code by} tag. */
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /** How a fetch-or-compute call ended for its caller. */
+    enum ComputeResult {
+        HIT("hit"), COMPUTED("computed"), WAITED("waited"), FAILED("failed"), PROMOTED("promoted");
+
+        private final String tag;
+
+        ComputeResult(String tag) {
+            this.tag = tag;
+        }
+
+        /** The value of the {@code outcome} tag. */
+        public String tag() {
+            return tag;
+        }
+    }
+
+    /** An acquire ended, after {@code nanos}. */
+    default void onAcquire(AcquireResult result, long nanos) {
+    }
+
+    /** A stale lock was removed. */
+    default void onStaleRemoved(StaleReason reason, Remover by) {
+    }
+
+    /** A sweep ended, after {@code nanos}, having removed {@code removed} locks. */
+    default void onSweep(int removed, long nanos) {
+    }
+
+    /** A lease found that it had lost its lock on {@code key} (taken as stale, expired, renewal failed). */
+    default void onLeaseLost(String key) {
+    }
+
+    /** A fetch-or-compute call ended for its caller, after {@code nanos}. */
+    default void onCompute(ComputeResult result, long nanos) {
+    }
+}

@@ -1,0 +1,41 @@
+package dev.locks.internal;
+
+import dev.locks.Lease;
+import java.util.ArrayDeque;
+import java.util.Optional;
+
+/**
+ * The stack of leases of the running {@code @Locked} methods and {@code withLocks} actions on each thread,
+ * behind {@link Lease#current()}. Not an API.
+ */
+public final class CurrentLease {
+
+    private static final ThreadLocal<ArrayDeque<Lease>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
+
+    private CurrentLease() {
+    }
+
+    /** The innermost lease on this thread. */
+    public static Optional<Lease> get() {
+        return Optional.ofNullable(STACK.get().peek());
+    }
+
+    /** Makes {@code lease} the current one until the returned scope is closed, on this same thread. */
+    public static Scope enter(Lease lease) {
+        ArrayDeque<Lease> stack = STACK.get();
+        stack.push(lease);
+        return () -> {
+            stack.remove(lease);
+            if (stack.isEmpty()) {
+                STACK.remove();
+            }
+        };
+    }
+
+    /** Ends a lease's turn as the current one. */
+    @FunctionalInterface
+    public interface Scope extends AutoCloseable {
+        @Override
+        void close();
+    }
+}
