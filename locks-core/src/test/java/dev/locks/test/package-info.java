@@ -1,0 +1,2 @@
+/** Test support shared by every backend's tests (published in the locks-core test-jar). */
+package dev.locks.test;
