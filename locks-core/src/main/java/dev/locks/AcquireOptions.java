@@ -39,6 +39,10 @@ public final class AcquireOptions {
     private final IntFunction<Duration> retryIntervalFunction;
     private final Duration lockTimeout;
     private final Duration waitTime;
+    // The getters' results, built once: acquire reads them on every call.
+    private final OptionalInt retriesView;
+    private final Optional<Duration> lockTimeoutView;
+    private final Optional<Duration> waitTimeView;
 
     private AcquireOptions(int retries, Duration retryInterval, IntFunction<Duration> retryIntervalFunction,
             Duration lockTimeout, Duration waitTime) {
@@ -47,6 +51,9 @@ public final class AcquireOptions {
         this.retryIntervalFunction = retryIntervalFunction;
         this.lockTimeout = lockTimeout;
         this.waitTime = waitTime;
+        this.retriesView = retries == INFINITE ? OptionalInt.empty() : OptionalInt.of(retries);
+        this.lockTimeoutView = Optional.ofNullable(lockTimeout);
+        this.waitTimeView = Optional.ofNullable(waitTime);
     }
 
     /** 3 retries, 10 ms jittered retry interval, 30 s lock timeout, no wait time. */
@@ -107,7 +114,7 @@ public final class AcquireOptions {
 
     /** The number of retries after the first attempt; empty when infinite. */
     public OptionalInt retries() {
-        return retries == INFINITE ? OptionalInt.empty() : OptionalInt.of(retries);
+        return retriesView;
     }
 
     /** The fixed (jittered) retry interval; empty when a function computes the pauses. */
@@ -122,12 +129,12 @@ public final class AcquireOptions {
 
     /** The lock timeout; empty when infinite. */
     public Optional<Duration> lockTimeout() {
-        return Optional.ofNullable(lockTimeout);
+        return lockTimeoutView;
     }
 
     /** The overall deadline of an acquire, if any. */
     public Optional<Duration> waitTime() {
-        return Optional.ofNullable(waitTime);
+        return waitTimeView;
     }
 
     /** Whether another attempt may follow attempt number {@code failedAttempt} (0-based), by the retries. */

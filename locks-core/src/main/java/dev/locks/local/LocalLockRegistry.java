@@ -6,18 +6,41 @@ import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
+import dev.locks.internal.LockEngine;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 
-/** The in-memory lock registry. (Work in progress: the implementation lands next.) */
+/**
+ * The in-memory {@link LockRegistry}: a lock table in this JVM (descended from Nebulex.Locks' ETS table).
+ *
+ * <ul>
+ *   <li>An uncontended acquire is a {@code putIfAbsent} per key and costs about what that costs: no global
+ *       lock, no thread per waiter, no allocation beyond the lease and its entries.</li>
+ *   <li>A waiter parks and is woken as soon as a key it waits for is released; the retry interval is the
+ *       fallback.</li>
+ *   <li>A lock is stale once its owning thread has terminated or it has been held past its own lock
+ *       timeout: an acquire that meets one removes it on the spot, and {@link #sweep()} removes all of them,
+ *       in batches, without stopping acquirers.</li>
+ *   <li>Unless {@link Builder#cleanupInterval(Duration)} is zero, the registry sweeps by itself every
+ *       interval (default 5 minutes) on one daemon thread, stopped by {@link #close()}. The Spring Boot
+ *       starter turns this off and schedules its own sweeper.</li>
+ * </ul>
+ *
+ * <p>Thread-safe. Build one per application and share it.
+ */
 public final class LocalLockRegistry implements LockRegistry, AutoCloseable {
 
+    private final LockEngine engine;
+
     private LocalLockRegistry(Builder builder) {
+        this.engine = new LockEngine(new LockEngine.Settings("local", builder.defaultOptions,
+                builder.cleanupInterval, builder.cleanupBatchSize, builder.watchdog, builder.clock, builder.observer));
     }
 
+    /** A registry with every default: {@link AcquireOptions#defaults()}, a sweep every 5 minutes. */
     public LocalLockRegistry() {
         this(builder());
     }
@@ -28,51 +51,119 @@ public final class LocalLockRegistry implements LockRegistry, AutoCloseable {
 
     @Override
     public Lease acquire(Collection<String> keys) {
-        throw new UnsupportedOperationException("not yet");
+        return engine.acquire(keys, engine.defaultOptions());
     }
 
     @Override
     public Lease acquire(Collection<String> keys, AcquireOptions options) {
-        throw new UnsupportedOperationException("not yet");
+        return engine.acquire(keys, options);
     }
 
     @Override
     public Optional<Lease> tryAcquire(Collection<String> keys) {
-        throw new UnsupportedOperationException("not yet");
+        return engine.tryAcquire(keys);
     }
 
     @Override
     public <T> T withLocks(Collection<String> keys, Supplier<T> action) {
-        throw new UnsupportedOperationException("not yet");
+        return engine.withLocks(keys, action);
     }
 
     @Override
     public AcquireOptions defaultOptions() {
-        throw new UnsupportedOperationException("not yet");
+        return engine.defaultOptions();
     }
 
     @Override
     public List<HeldLock> heldLocks() {
-        throw new UnsupportedOperationException("not yet");
+        return engine.heldLocks();
+    }
+
+    @Override
+    public Optional<HeldLock> heldLock(String key) {
+        return engine.heldLock(key);
+    }
+
+    @Override
+    public int heldCount() {
+        return engine.heldCount();
     }
 
     @Override
     public int sweep() {
-        throw new UnsupportedOperationException("not yet");
+        return engine.sweep();
     }
 
     @Override
-    public void close() {
+    public boolean forceRelease(String key) {
+        return engine.forceRelease(key);
     }
 
-    /** Builds a {@link LocalLockRegistry}. */
+    @Override
+    public String backend() {
+        return "local";
+    }
+
+    /** Stops the periodic sweep and the watchdog; later acquires throw {@link IllegalStateException}. */
+    @Override
+    public void close() {
+        engine.close();
+    }
+
+    /** Builds a {@link LocalLockRegistry}; every setting has a default. */
     public static final class Builder {
-        public Builder defaultOptions(AcquireOptions options) { return this; }
-        public Builder cleanupInterval(Duration interval) { return this; }
-        public Builder cleanupBatchSize(int batchSize) { return this; }
-        public Builder watchdog(boolean enabled) { return this; }
-        public Builder clock(LocksClock clock) { return this; }
-        public Builder observer(LocksObserver observer) { return this; }
-        public LocalLockRegistry build() { return new LocalLockRegistry(this); }
+
+        private AcquireOptions defaultOptions = AcquireOptions.defaults();
+        private Duration cleanupInterval = Duration.ofMinutes(5);
+        private int cleanupBatchSize = 100;
+        private boolean watchdog;
+        private LocksClock clock = LocksClock.system();
+        private LocksObserver observer = LocksObserver.NONE;
+
+        private Builder() {
+        }
+
+        /** The options of {@link #acquire(Collection)} and {@link #withLocks}; default {@link AcquireOptions#defaults()}. */
+        public Builder defaultOptions(AcquireOptions options) {
+            this.defaultOptions = options;
+            return this;
+        }
+
+        /** How often the registry sweeps by itself; {@link Duration#ZERO} for never. Default 5 minutes. */
+        public Builder cleanupInterval(Duration interval) {
+            this.cleanupInterval = interval;
+            return this;
+        }
+
+        /** How many locks a sweep examines per batch; default 100. */
+        public Builder cleanupBatchSize(int batchSize) {
+            this.cleanupBatchSize = batchSize;
+            return this;
+        }
+
+        /** Whether live owners' locks are renewed every third of their lock timeout; default false. */
+        public Builder watchdog(boolean enabled) {
+            this.watchdog = enabled;
+            return this;
+        }
+
+        /** The time source; default {@link LocksClock#system()}. */
+        public Builder clock(LocksClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** Receives acquire, stale-removal, sweep and lost-lease events; default none. */
+        public Builder observer(LocksObserver observer) {
+            this.observer = observer;
+            return this;
+        }
+
+        /**
+         * @throws IllegalArgumentException naming the setting that is invalid
+         */
+        public LocalLockRegistry build() {
+            return new LocalLockRegistry(this);
+        }
     }
 }

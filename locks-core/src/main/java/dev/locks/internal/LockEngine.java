@@ -1,0 +1,370 @@
+package dev.locks.internal;
+
+import dev.locks.AcquireOptions;
+import dev.locks.HeldLock;
+import dev.locks.Lease;
+import dev.locks.LockTimeoutException;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.LocksObserver.AcquireResult;
+import dev.locks.LocksObserver.Remover;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * The lock algorithm over a {@link LockTable}: all-or-nothing attempts in sorted key order, re-entry,
+ * fencing tokens, waiting (woken on release, with the retry interval as the fallback), retries and wait
+ * time, stale-lock cleanup on demand and by sweeps, and the watchdog. Not an API: backends wrap it.
+ */
+public final class LockEngine implements AutoCloseable {
+
+    /**
+     * How an engine is set up.
+     *
+     * @param backend the backend's short name, for operations
+     * @param defaults the options of {@code acquire(keys)}
+     * @param cleanupInterval the period of the engine's own sweep; zero for none (the starter schedules its own)
+     * @param batchSize how many locks a sweep examines per batch
+     * @param watchdog whether to renew live owners' locks
+     * @param clock the time source
+     * @param observer the events' receiver
+     */
+    public record Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
+            boolean watchdog, LocksClock clock, LocksObserver observer) {
+
+        public Settings {
+            Objects.requireNonNull(backend, "backend");
+            Objects.requireNonNull(defaults, "defaultOptions");
+            Objects.requireNonNull(clock, "clock");
+            if (cleanupInterval == null || cleanupInterval.isNegative()) {
+                throw new IllegalArgumentException(
+                        "cleanupInterval must be a duration >= 0 (0 = no periodic sweep), was " + cleanupInterval);
+            }
+            if (batchSize <= 0) {
+                throw new IllegalArgumentException("cleanupBatchSize must be > 0, was " + batchSize);
+            }
+            observer = GuardedObserver.guard(observer);
+        }
+    }
+
+    private final Settings settings;
+    private final LocksClock clock;
+    private final LocksObserver observer;
+    private final boolean observing;
+    private final LockTable table;
+    private final FencingTokens tokens = new FencingTokens();
+    private final Maintenance maintenance;
+    private final Watchdog watchdog;
+    private volatile boolean closed;
+
+    public LockEngine(Settings settings) {
+        this.settings = settings;
+        this.clock = settings.clock();
+        this.observer = settings.observer();
+        this.observing = observer != LocksObserver.NONE;
+        this.table = new LockTable(observer);
+        this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
+        if (!settings.cleanupInterval().isZero()) {
+            maintenance.every(settings.cleanupInterval(), this::sweep);
+        }
+        if (settings.watchdog()) {
+            watchdog = new Watchdog(table, clock, maintenance, timeoutNanos(settings.defaults()));
+            watchdog.start();
+        } else {
+            watchdog = null;
+        }
+    }
+
+    public AcquireOptions defaultOptions() {
+        return settings.defaults();
+    }
+
+    LocksClock clock() {
+        return clock;
+    }
+
+    /** See {@link dev.locks.LockRegistry#acquire(Collection, AcquireOptions)}. */
+    public Lease acquire(Collection<String> keys, AcquireOptions options) {
+        Objects.requireNonNull(options, "options");
+        String[] sorted = Keys.normalize(keys);
+        ensureOpen();
+        long timeoutNanos = timeoutNanos(options);
+        if (watchdog != null) {
+            watchdog.cover(timeoutNanos);
+        }
+        long start = clock.nanoTime();
+        boolean interrupted = false;
+        try {
+            Waiter waiter = null;
+            LockEntry waitingOn = null;
+            for (int attempt = 0; ; attempt++) {
+                Object outcome = attempt(sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos);
+                if (outcome instanceof TableLease lease) {
+                    observe(AcquireResult.ACQUIRED, start);
+                    return lease;
+                }
+                LockEntry blocker = (LockEntry) outcome;
+                long pause = pauseNanos(options, attempt, start);
+                if (pause < 0) {
+                    throw timeout(sorted, attempt + 1, start, options, blocker);
+                }
+                if (pause == 0) {
+                    continue;
+                }
+                if (blocker != waitingOn) {
+                    waiter = new Waiter(Thread.currentThread());
+                    waitingOn = blocker;
+                    if (!blocker.addWaiter(waiter)) {
+                        continue; // released meanwhile: that is the early wake-up
+                    }
+                }
+                interrupted |= waiter.await(pause);
+            }
+        } catch (LockTimeoutException e) {
+            observe(AcquireResult.TIMEOUT, start);
+            throw e;
+        } catch (RuntimeException | Error e) {
+            observe(AcquireResult.ERROR, start);
+            throw e;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** See {@link dev.locks.LockRegistry#tryAcquire(Collection)}. */
+    public Optional<Lease> tryAcquire(Collection<String> keys) {
+        String[] sorted = Keys.normalize(keys);
+        ensureOpen();
+        long timeoutNanos = timeoutNanos(settings.defaults());
+        if (watchdog != null) {
+            watchdog.cover(timeoutNanos);
+        }
+        long start = clock.nanoTime();
+        Object outcome = attempt(sorted, start, timeoutNanos);
+        if (outcome instanceof TableLease lease) {
+            observe(AcquireResult.ACQUIRED, start);
+            return Optional.of(lease);
+        }
+        observe(AcquireResult.TIMEOUT, start);
+        return Optional.empty();
+    }
+
+    /** See {@link dev.locks.LockRegistry#withLocks(Collection, Supplier)}. */
+    public <T> T withLocks(Collection<String> keys, Supplier<T> action) {
+        Objects.requireNonNull(action, "action");
+        try (Lease lease = acquire(keys, settings.defaults()); CurrentLease.Scope scope = CurrentLease.enter(lease)) {
+            return action.get();
+        }
+    }
+
+    /**
+     * One all-or-nothing pass over the sorted keys.
+     *
+     * @return the lease, or the live entry that blocked the pass (everything taken so far is rolled back)
+     */
+    private Object attempt(String[] keys, long nowNanos, long timeoutNanos) {
+        Thread caller = Thread.currentThread();
+        TableLease lease = new TableLease(this, keys, nowNanos);
+        for (int i = 0; i < keys.length; i++) {
+            LockEntry blocker = table.take(keys[i], caller, lease, i, nowNanos, timeoutNanos);
+            if (blocker != null) {
+                for (int taken = 0; taken < i; taken++) {
+                    table.drop(lease.entries[taken]);
+                }
+                return blocker;
+            }
+        }
+        lease.token = tokenFor(lease);
+        return lease;
+    }
+
+    /**
+     * A new token when the lease took any key; when it only re-entered keys, the highest token of the
+     * leases holding them.
+     */
+    private long tokenFor(TableLease lease) {
+        boolean tookAny = false;
+        long highest = 0;
+        for (LockEntry entry : lease.entries) {
+            if (entry.creator == lease) {
+                tookAny = true;
+            } else {
+                highest = Math.max(highest, entry.token());
+            }
+        }
+        if (!tookAny) {
+            return highest;
+        }
+        long token = tokens.issue(lease.keys);
+        for (LockEntry entry : lease.entries) {
+            if (entry.creator == lease) {
+                entry.token(token);
+            }
+        }
+        return token;
+    }
+
+    /** Releases what {@code lease} holds; called once per lease, from any thread. */
+    void release(TableLease lease) {
+        for (LockEntry entry : lease.entries) {
+            if (entry.isLost()) {
+                observer.onLeaseLost(entry.key);
+            }
+            table.drop(entry);
+        }
+    }
+
+    /**
+     * How long to pause before the next attempt, or -1 when there is none: the retries or the wait time
+     * ran out.
+     */
+    private long pauseNanos(AcquireOptions options, int failedAttempt, long start) {
+        long left = Long.MAX_VALUE;
+        Optional<Duration> waitTime = options.waitTime();
+        if (waitTime.isPresent()) {
+            left = start + waitTime.get().toNanos() - clock.nanoTime();
+            if (left <= 0) {
+                return -1;
+            }
+        }
+        if (!options.allowsRetryAfter(failedAttempt)) {
+            return -1;
+        }
+        return Math.min(options.pauseAfter(failedAttempt).toNanos(), left);
+    }
+
+    private LockTimeoutException timeout(String[] keys, int attempts, long start, AcquireOptions options,
+            LockEntry blocker) {
+        Duration elapsed = Duration.ofNanos(clock.nanoTime() - start);
+        Optional<Duration> waitTime = options.waitTime();
+        String held = "'" + blocker.key + "' is held by " + blocker.ownerDescription() + " since "
+                + clock.toInstant(blocker.acquiredNanos) + ". ";
+        String advice = waitTime.isPresent() && elapsed.compareTo(waitTime.get()) >= 0
+                ? "Raise the wait time (now " + waitTime.get() + "; locks.wait-time or @Locked(waitTime))."
+                : "Raise the retries (now " + options.retries().getAsInt()
+                        + "; locks.retries or @Locked(retries)) or set a wait time (locks.wait-time).";
+        return new LockTimeoutException(List.of(keys), attempts, elapsed, held + advice);
+    }
+
+    private void observe(AcquireResult result, long start) {
+        if (observing) {
+            observer.onAcquire(result, clock.nanoTime() - start);
+        }
+    }
+
+    /** See {@link dev.locks.LockRegistry#heldLocks()}: sorted by key; keys being taken are left out. */
+    public List<HeldLock> heldLocks() {
+        Snapshot snapshot = new Snapshot(clock);
+        List<HeldLock> held = new ArrayList<>(table.size());
+        for (LockEntry entry : table.entries()) {
+            HeldLock lock = snapshot.of(entry);
+            if (lock != null) {
+                held.add(lock);
+            }
+        }
+        held.sort(Comparator.comparing(HeldLock::key));
+        return held;
+    }
+
+    public Optional<HeldLock> heldLock(String key) {
+        LockEntry entry = table.get(Keys.requireValid(key, 0));
+        return entry == null ? Optional.empty() : Optional.ofNullable(new Snapshot(clock).of(entry));
+    }
+
+    public int heldCount() {
+        return table.size();
+    }
+
+    /** See {@link dev.locks.LockRegistry#sweep()}. */
+    public int sweep() {
+        long start = clock.nanoTime();
+        int removed = 0;
+        List<LockEntry> batch = new ArrayList<>(settings.batchSize());
+        for (LockEntry entry : table.entries()) {
+            batch.add(entry);
+            if (batch.size() == settings.batchSize()) {
+                removed += sweep(batch);
+                batch.clear();
+            }
+        }
+        removed += sweep(batch);
+        observer.onSweep(removed, clock.nanoTime() - start);
+        return removed;
+    }
+
+    private int sweep(List<LockEntry> batch) {
+        long now = clock.nanoTime();
+        int removed = 0;
+        for (LockEntry entry : batch) {
+            if (entry.staleReason(now) != null && table.removeIfStale(entry, now, Remover.SWEEP)) {
+                removed++;
+            }
+        }
+        return removed;
+    }
+
+    /** See {@link dev.locks.LockRegistry#forceRelease(String)}. */
+    public boolean forceRelease(String key) {
+        return table.forceRemove(Keys.requireValid(key, 0));
+    }
+
+    /** Runs one watchdog pass now (tests; the watchdog runs by itself when enabled). */
+    void renewNow() {
+        if (watchdog != null) {
+            watchdog.renewLiveLocks();
+        }
+    }
+
+    /** Stops the sweep and the watchdog; later acquires fail. Held leases can still be closed. */
+    @Override
+    public void close() {
+        closed = true;
+        maintenance.close();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this " + settings.backend() + " lock registry is closed");
+        }
+    }
+
+    private static long timeoutNanos(AcquireOptions options) {
+        Optional<Duration> timeout = options.lockTimeout();
+        return timeout.isPresent() ? timeout.get().toNanos() : Long.MAX_VALUE;
+    }
+
+    /** Converts entries to {@link HeldLock}s against one reading of the clock. */
+    private static final class Snapshot {
+        private final long nowNanos;
+        private final Instant now;
+
+        Snapshot(LocksClock clock) {
+            this.nowNanos = clock.nanoTime();
+            this.now = clock.instant();
+        }
+
+        HeldLock of(LockEntry entry) {
+            long token = entry.token();
+            if (token == 0) {
+                return null;
+            }
+            long expires = entry.expiresNanos();
+            return new HeldLock(entry.key, entry.ownerDescription(), token, at(entry.acquiredNanos),
+                    expires == Long.MAX_VALUE ? Instant.MAX : at(expires),
+                    entry.isLost() || entry.staleReason(nowNanos) != null);
+        }
+
+        private Instant at(long nanos) {
+            return now.plusNanos(nanos - nowNanos);
+        }
+    }
+}

@@ -1,0 +1,179 @@
+package dev.locks.internal;
+
+import dev.locks.LocksObserver.StaleReason;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * One held key in a {@link LockTable}: who took it, when it expires, how many open leases of its owner
+ * include it, and who waits for it.
+ *
+ * <p>Fields that change after publication are accessed through {@link VarHandle}s so that the constructor
+ * writes stay plain (the table publishes the entry safely) and the uncontended path pays no fences it
+ * does not need.
+ */
+final class LockEntry {
+
+    /** The {@link #waiters} value once the entry has left the table: late waiters retry at once. */
+    private static final Object RELEASED = new Object();
+
+    private static final VarHandle HOLDS;
+    private static final VarHandle WAITERS;
+    private static final VarHandle EXPIRES;
+    private static final VarHandle TOKEN;
+    private static final VarHandle DETACHED;
+    private static final VarHandle LOST;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HOLDS = lookup.findVarHandle(LockEntry.class, "holds", int.class);
+            WAITERS = lookup.findVarHandle(LockEntry.class, "waiters", Object.class);
+            EXPIRES = lookup.findVarHandle(LockEntry.class, "expiresNanos", long.class);
+            TOKEN = lookup.findVarHandle(LockEntry.class, "token", long.class);
+            DETACHED = lookup.findVarHandle(LockEntry.class, "detached", boolean.class);
+            LOST = lookup.findVarHandle(LockEntry.class, "lost", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    final String key;
+    final Thread acquirer;
+    final TableLease creator;
+    final long acquiredNanos;
+    /** The holder's lock timeout; {@link Long#MAX_VALUE} when infinite. */
+    final long timeoutNanos;
+
+    private long expiresNanos;
+    private long token;
+    private boolean detached;
+    private boolean lost;
+    private int holds;
+    private Object waiters;
+
+    LockEntry(String key, Thread acquirer, TableLease creator, long nowNanos, long timeoutNanos) {
+        this.key = key;
+        this.acquirer = acquirer;
+        this.creator = creator;
+        this.acquiredNanos = nowNanos;
+        this.timeoutNanos = timeoutNanos;
+        this.expiresNanos = deadline(nowNanos, timeoutNanos);
+        this.holds = 1;
+    }
+
+    /** {@code now + timeout}, saturating at {@link Long#MAX_VALUE} (never). */
+    static long deadline(long nowNanos, long timeoutNanos) {
+        return timeoutNanos >= Long.MAX_VALUE - Math.max(nowNanos, 0) ? Long.MAX_VALUE : nowNanos + timeoutNanos;
+    }
+
+    /** Whether {@code thread} may re-enter this entry: it took it and has not handed it to async work. */
+    boolean isOwnedBy(Thread thread) {
+        return acquirer == thread && !(boolean) DETACHED.getOpaque(this);
+    }
+
+    /** Adds one hold for a re-entrant acquire; false when the last hold is being released. */
+    boolean tryReenter() {
+        for (;;) {
+            int current = (int) HOLDS.getVolatile(this);
+            if (current <= 0) {
+                return false;
+            }
+            if (HOLDS.compareAndSet(this, current, current + 1)) {
+                return true;
+            }
+        }
+    }
+
+    /** Drops one hold; returns how many are left. */
+    int dropHold() {
+        return (int) HOLDS.getAndAdd(this, -1) - 1;
+    }
+
+    /** Whether every hold is gone (the entry is on its way out of the table). */
+    boolean isReleasing() {
+        return (int) HOLDS.getVolatile(this) <= 0;
+    }
+
+    /** Why this entry is stale at {@code nowNanos}, or {@code null} when it is not. */
+    StaleReason staleReason(long nowNanos) {
+        if (!(boolean) DETACHED.getOpaque(this) && !acquirer.isAlive()) {
+            return StaleReason.DEAD_OWNER;
+        }
+        return isExpired(nowNanos) ? StaleReason.EXPIRED : null;
+    }
+
+    boolean isExpired(long nowNanos) {
+        long expires = expiresNanos();
+        return expires != Long.MAX_VALUE && nowNanos - expires >= 0;
+    }
+
+    long expiresNanos() {
+        return (long) EXPIRES.getVolatile(this);
+    }
+
+    /** Pushes the expiry to {@code now + timeout}; call only while holding this entry's monitor. */
+    void renew(long nowNanos) {
+        EXPIRES.setVolatile(this, deadline(nowNanos, timeoutNanos));
+    }
+
+    long token() {
+        return (long) TOKEN.getAcquire(this);
+    }
+
+    void token(long value) {
+        TOKEN.setRelease(this, value);
+    }
+
+    boolean isDetached() {
+        return (boolean) DETACHED.getOpaque(this);
+    }
+
+    void detach() {
+        DETACHED.setVolatile(this, true);
+    }
+
+    /** Whether the entry was taken from its holders (as stale, or by force). */
+    boolean isLost() {
+        return (boolean) LOST.getVolatile(this);
+    }
+
+    void markLost() {
+        LOST.setVolatile(this, true);
+    }
+
+    /**
+     * Registers a waiter, to be signalled when this entry leaves the table.
+     *
+     * @return false when it already has: try again at once
+     */
+    boolean addWaiter(Waiter waiter) {
+        for (;;) {
+            Object current = WAITERS.getVolatile(this);
+            if (current == RELEASED) {
+                return false;
+            }
+            waiter.next = (Waiter) current;
+            if (WAITERS.compareAndSet(this, current, waiter)) {
+                return true;
+            }
+        }
+    }
+
+    /** Signals every waiter; later {@link #addWaiter} calls return false. Idempotent. */
+    void wakeWaiters() {
+        Object waiting = WAITERS.getAndSet(this, RELEASED);
+        for (Waiter w = waiting instanceof Waiter first ? first : null; w != null; w = w.next) {
+            w.signal();
+        }
+    }
+
+    /** A readable description of the owner, for operations. */
+    String ownerDescription() {
+        String name = acquirer.getName();
+        if (isDetached()) {
+            return name + " (detached)";
+        }
+        return acquirer.isAlive() ? name : name + " (terminated)";
+    }
+}

@@ -1,0 +1,125 @@
+package dev.locks.internal;
+
+import dev.locks.LocksObserver;
+import dev.locks.LocksObserver.Remover;
+import dev.locks.LocksObserver.StaleReason;
+import java.util.Collection;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The table of held keys: one {@link LockEntry} per key, taken with {@code putIfAbsent} and removed only
+ * conditionally on the very entry that was judged (released, stale, or forced out), never by key alone.
+ */
+final class LockTable {
+
+    private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+    private final LocksObserver observer;
+
+    LockTable(LocksObserver observer) {
+        this.observer = observer;
+    }
+
+    /**
+     * Takes {@code key} for {@code lease} as its entry number {@code index}: a new entry, or a re-entry of
+     * the calling thread's own. A stale holder is removed on the way (on-demand cleanup).
+     *
+     * @return {@code null} when taken, else the live entry that holds the key
+     */
+    LockEntry take(String key, Thread caller, TableLease lease, int index, long nowNanos, long timeoutNanos) {
+        LockEntry mine = null;
+        for (;;) {
+            if (mine == null) {
+                mine = new LockEntry(key, caller, lease, nowNanos, timeoutNanos);
+            }
+            LockEntry held = entries.putIfAbsent(key, mine);
+            if (held == null) {
+                lease.entries[index] = mine;
+                return null;
+            }
+            if (held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+                if (held.tryReenter()) {
+                    lease.entries[index] = held;
+                    return null;
+                }
+                entries.remove(key, held); // its last hold is on its way out: help, then try again
+                continue;
+            }
+            if (held.isReleasing()) {
+                entries.remove(key, held);
+                continue;
+            }
+            StaleReason reason = held.staleReason(nowNanos);
+            if (reason == null) {
+                return held;
+            }
+            removeIfStale(held, nowNanos, Remover.ACQUIRE);
+        }
+    }
+
+    /** Drops one hold of {@code entry}; the last one removes it from the table and wakes its waiters. */
+    void drop(LockEntry entry) {
+        if (entry.dropHold() == 0) {
+            entries.remove(entry.key, entry);
+            entry.wakeWaiters();
+        }
+    }
+
+    /**
+     * Removes {@code entry} if it is (still) stale. Judging and removing happen under the entry's monitor,
+     * which renewal takes too, so a lock renewed in between survives; removal is conditional on this
+     * entry, so a lock taken in between by someone else survives.
+     *
+     * @return whether it was removed
+     */
+    boolean removeIfStale(LockEntry entry, long nowNanos, Remover by) {
+        StaleReason reason;
+        synchronized (entry) {
+            reason = entry.staleReason(nowNanos);
+            if (reason == null || !entries.remove(entry.key, entry)) {
+                return false;
+            }
+            entry.markLost();
+        }
+        entry.wakeWaiters();
+        observer.onStaleRemoved(reason, by);
+        return true;
+    }
+
+    /** Extends a live entry's expiry, unless it was removed meanwhile. */
+    void renew(LockEntry entry, long nowNanos) {
+        synchronized (entry) {
+            if (!entry.isLost() && !entry.isReleasing()) {
+                entry.renew(nowNanos);
+            }
+        }
+    }
+
+    /** Removes whatever holds {@code key}; its holders find their lease lost. */
+    boolean forceRemove(String key) {
+        LockEntry entry = entries.get(key);
+        if (entry == null) {
+            return false;
+        }
+        synchronized (entry) {
+            if (!entries.remove(key, entry)) {
+                return false;
+            }
+            entry.markLost();
+        }
+        entry.wakeWaiters();
+        return true;
+    }
+
+    LockEntry get(String key) {
+        return entries.get(key);
+    }
+
+    /** A weakly consistent view: iterating it never blocks acquirers. */
+    Collection<LockEntry> entries() {
+        return entries.values();
+    }
+
+    int size() {
+        return entries.size();
+    }
+}

@@ -1,0 +1,73 @@
+package dev.locks.internal;
+
+import java.time.Duration;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The one background thread of a registry, created only when something needs it (its own periodic sweep,
+ * or the watchdog), and stopped by {@link #close()}. Never a thread or timer per lock.
+ */
+final class Maintenance implements AutoCloseable {
+
+    private final String name;
+    private ScheduledExecutorService scheduler;
+
+    Maintenance(String name) {
+        this.name = name;
+    }
+
+    /** Runs {@code task} every {@code period}, the first time after one period. */
+    synchronized void every(Duration period, Runnable task) {
+        long nanos = period.toNanos();
+        scheduler().scheduleWithFixedDelay(guarded(task), nanos, nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** Runs {@code task} once after {@code delayNanos}. */
+    synchronized void after(long delayNanos, Runnable task) {
+        if (scheduler != null && scheduler.isShutdown()) {
+            return;
+        }
+        scheduler().schedule(guarded(task), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    private ScheduledExecutorService scheduler() {
+        if (scheduler == null) {
+            ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, runnable -> {
+                Thread thread = new Thread(runnable, name);
+                thread.setDaemon(true);
+                return thread;
+            });
+            executor.setRemoveOnCancelPolicy(true);
+            executor.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+            scheduler = executor;
+        }
+        return scheduler;
+    }
+
+    private static Runnable guarded(Runnable task) {
+        return () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                System.getLogger(Maintenance.class.getName())
+                        .log(System.Logger.Level.WARNING, "locks maintenance task failed; it will run again", e);
+            }
+        };
+    }
+
+    /** Stops the thread and waits briefly for a running task to end. */
+    @Override
+    public synchronized void close() {
+        if (scheduler == null) {
+            return;
+        }
+        scheduler.shutdownNow();
+        try {
+            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package dev.locks.internal;
+
+import dev.locks.Lease;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/**
+ * A lease on the entries of a {@link LockTable}: one entry per key, either created by this lease or
+ * re-entered from an open lease of the same thread.
+ */
+final class TableLease implements Lease {
+
+    private static final VarHandle CLOSED;
+
+    static {
+        try {
+            CLOSED = MethodHandles.lookup().findVarHandle(TableLease.class, "closed", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final LockEngine engine;
+    final String[] keys;
+    final LockEntry[] entries;
+    final long acquiredNanos;
+    /** Set once all keys are taken, before the lease is handed out. */
+    long token;
+    private boolean closed;
+
+    TableLease(LockEngine engine, String[] keys, long acquiredNanos) {
+        this.engine = engine;
+        this.keys = keys;
+        this.entries = new LockEntry[keys.length];
+        this.acquiredNanos = acquiredNanos;
+    }
+
+    @Override
+    public List<String> keys() {
+        return Collections.unmodifiableList(Arrays.asList(keys));
+    }
+
+    @Override
+    public long fencingToken() {
+        return token;
+    }
+
+    @Override
+    public Instant acquiredAt() {
+        return engine.clock().toInstant(acquiredNanos);
+    }
+
+    @Override
+    public Instant expiresAt() {
+        long earliest = Long.MAX_VALUE;
+        for (LockEntry entry : entries) {
+            earliest = Math.min(earliest, entry.expiresNanos());
+        }
+        return earliest == Long.MAX_VALUE ? Instant.MAX : engine.clock().toInstant(earliest);
+    }
+
+    @Override
+    public boolean isHeld() {
+        if ((boolean) CLOSED.getVolatile(this)) {
+            return false;
+        }
+        long now = engine.clock().nanoTime();
+        for (LockEntry entry : entries) {
+            if (entry.isLost() || entry.isExpired(now)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        if (CLOSED.compareAndSet(this, false, true)) {
+            engine.release(this);
+        }
+    }
+
+    @Override
+    public void detach() {
+        for (LockEntry entry : entries) {
+            if (entry.creator == this) {
+                entry.detach();
+            }
+        }
+    }
+
+    boolean isClosed() {
+        return (boolean) CLOSED.getVolatile(this);
+    }
+
+    @Override
+    public String toString() {
+        return "Lease" + Arrays.toString(keys) + "[token=" + token + (isClosed() ? ", closed]" : "]");
+    }
+}

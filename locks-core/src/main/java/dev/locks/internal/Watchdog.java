@@ -1,0 +1,70 @@
+package dev.locks.internal;
+
+import dev.locks.LocksClock;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Renews the locks of live owners, so that long work keeps its lock while a dead owner's lock still turns
+ * stale after at most its lock timeout. One task walks the table every third of the shortest lock timeout
+ * in use; a lock is renewed once a third of its timeout has passed since its last renewal. Locks of dead
+ * owners, of leases handed to async work (detached) and infinite locks are left alone.
+ */
+final class Watchdog {
+
+    private static final long MIN_PERIOD_NANOS = 1_000_000L;
+
+    private final LockTable table;
+    private final LocksClock clock;
+    private final Maintenance maintenance;
+    private final AtomicLong periodNanos;
+    private final AtomicInteger generation = new AtomicInteger();
+
+    Watchdog(LockTable table, LocksClock clock, Maintenance maintenance, long defaultTimeoutNanos) {
+        this.table = table;
+        this.clock = clock;
+        this.maintenance = maintenance;
+        this.periodNanos = new AtomicLong(periodFor(defaultTimeoutNanos));
+    }
+
+    void start() {
+        int current = generation.get();
+        maintenance.after(periodNanos.get(), () -> tick(current));
+    }
+
+    /** Makes sure locks with this timeout are renewed in time: shortens the period if needed. */
+    void cover(long timeoutNanos) {
+        long wanted = periodFor(timeoutNanos);
+        long current = periodNanos.get();
+        if (wanted < current && periodNanos.compareAndSet(current, wanted)) {
+            int next = generation.incrementAndGet(); // the older chain of ticks stops at its next run
+            maintenance.after(wanted, () -> tick(next));
+        }
+    }
+
+    private void tick(int chain) {
+        if (chain != generation.get()) {
+            return;
+        }
+        try {
+            renewLiveLocks();
+        } finally {
+            maintenance.after(periodNanos.get(), () -> tick(chain));
+        }
+    }
+
+    /** One pass over the table. */
+    void renewLiveLocks() {
+        long now = clock.nanoTime();
+        for (LockEntry entry : table.entries()) {
+            if (entry.timeoutNanos != Long.MAX_VALUE && !entry.isDetached() && entry.acquirer.isAlive()
+                    && entry.expiresNanos() - now < entry.timeoutNanos - entry.timeoutNanos / 3) {
+                table.renew(entry, now);
+            }
+        }
+    }
+
+    private static long periodFor(long timeoutNanos) {
+        return timeoutNanos == Long.MAX_VALUE ? 10_000_000_000L : Math.max(MIN_PERIOD_NANOS, timeoutNanos / 3);
+    }
+}

@@ -1,0 +1,70 @@
+package dev.locks.contract;
+
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Runs test code on other threads, with bounded waits; close it after the test. */
+public final class Threads implements AutoCloseable {
+
+    /** The bound of every wait on another thread: generous, so that a loaded machine never flakes. */
+    public static final Duration BOUND = Duration.ofSeconds(30);
+
+    private final ExecutorService executor = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "contract-worker");
+        thread.setDaemon(true);
+        return thread;
+    });
+
+    /** Starts {@code task} on another thread. */
+    public <T> Future<T> start(Callable<T> task) {
+        return executor.submit(task);
+    }
+
+    /** Runs {@code task} on another thread and returns its result, rethrowing what it threw. */
+    public <T> T run(Callable<T> task) throws Exception {
+        return get(start(task));
+    }
+
+    /** The result of {@code future}, within {@link #BOUND}; what the task threw is rethrown as is. */
+    public static <T> T get(Future<T> future) throws Exception {
+        try {
+            return future.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof Exception cause) {
+                throw cause;
+            }
+            throw e;
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            throw new AssertionError("no result within " + BOUND + ": deadlock or lost wake-up?", e);
+        }
+    }
+
+    /** A thread that runs {@code task} and then terminates, started and joined. */
+    public static void runAndDie(Runnable task) throws InterruptedException {
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Thread thread = new Thread(() -> {
+            try {
+                task.run();
+                done.complete(null);
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
+            }
+        }, "short-lived");
+        thread.start();
+        thread.join(BOUND.toMillis());
+        done.join();
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}
