@@ -1,0 +1,152 @@
+package dev.locks.spring.actuate;
+
+import dev.locks.Computation;
+import dev.locks.ComputeCache;
+import dev.locks.HeldLock;
+import dev.locks.LockRegistry;
+import java.security.Principal;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.List;
+import java.util.Set;
+import org.jspecify.annotations.Nullable;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.actuate.endpoint.Access;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.OperationResponseBody;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
+
+/**
+ * The {@code locks} endpoint: the locks held now and the computations in flight.
+ *
+ * <ul>
+ *   <li>{@code GET /actuator/locks}: {@code {"backend", "locks": [...], "computations": [...]}};</li>
+ *   <li>{@code GET /actuator/locks/{key}}: one lock, or 404 when the key is not held (a key may contain
+ *       {@code /});</li>
+ *   <li>{@code DELETE /actuator/locks/{key}}: force-releases the key and logs a warning. Only with
+ *       {@code management.endpoint.locks.access=unrestricted}: under the default (read-only) access Spring
+ *       Boot refuses it.</li>
+ * </ul>
+ *
+ * <p>Keys show as {@value #MASK} unless {@code locks.endpoint.show-keys} lets the caller see them (with
+ * {@code when-authorized}: an authenticated caller, in one of the roles when roles are given). Timestamps
+ * are ISO-8601; a lock that never expires has {@code "expiresAt": null}.
+ */
+@Endpoint(id = "locks", defaultAccess = Access.READ_ONLY)
+public class LocksEndpoint {
+
+    /** What a hidden key shows as. */
+    public static final String MASK = "******";
+
+    private static final Logger log = LoggerFactory.getLogger(LocksEndpoint.class);
+
+    private final LockRegistry registry;
+
+    private final @Nullable ComputeCache cache;
+
+    private final Show showKeys;
+
+    private final Set<String> roles;
+
+    /**
+     * @param cache the compute cache, or {@code null} when the application has none
+     * @param showKeys who sees keys
+     * @param roles the roles that see keys under {@link Show#WHEN_AUTHORIZED}; empty for any authenticated
+     *        caller
+     */
+    public LocksEndpoint(LockRegistry registry, @Nullable ComputeCache cache, Show showKeys,
+            Collection<String> roles) {
+        this.registry = registry;
+        this.cache = cache;
+        this.showKeys = showKeys;
+        this.roles = Set.copyOf(roles);
+    }
+
+    /** Every held lock and every computation in flight. */
+    @ReadOperation
+    public LocksDescriptor locks(SecurityContext securityContext) {
+        boolean showKey = showKeys.isShown(securityContext, roles);
+        List<HeldLockDescriptor> locks = registry.heldLocks().stream()
+                .map(lock -> HeldLockDescriptor.of(lock, showKey))
+                .toList();
+        List<ComputationDescriptor> computations = (cache != null) ? cache.computations().stream()
+                .map(computation -> ComputationDescriptor.of(computation, showKey))
+                .toList() : List.of();
+        return new LocksDescriptor(registry.backend(), locks, computations);
+    }
+
+    /** The lock held on {@code key}; {@code null} (404 over the web) when the key is not held. */
+    @ReadOperation
+    public @Nullable HeldLockDescriptor lock(SecurityContext securityContext,
+            @Selector(match = Match.ALL_REMAINING) String[] key) {
+        boolean showKey = showKeys.isShown(securityContext, roles);
+        return registry.heldLock(join(key)).map(lock -> HeldLockDescriptor.of(lock, showKey)).orElse(null);
+    }
+
+    /**
+     * Releases {@code key} whoever holds it: an operator's last resort. Its holder's lease turns lost
+     * ({@code isHeld()} false), and the holder may still be running the work that the lock guarded.
+     */
+    @DeleteOperation
+    public ReleaseDescriptor release(SecurityContext securityContext,
+            @Selector(match = Match.ALL_REMAINING) String[] key) {
+        String joined = join(key);
+        boolean released;
+        try {
+            released = registry.forceRelease(joined);
+        }
+        catch (UnsupportedOperationException ex) {
+            throw new InvalidEndpointRequestException(ex.getMessage(), "forced release is not supported");
+        }
+        if (released) {
+            Principal principal = securityContext.getPrincipal();
+            log.warn("Force-released lock '{}' through the locks endpoint{}", showKeys == Show.NEVER ? MASK : joined,
+                    (principal != null) ? " (by " + principal.getName() + ")" : "");
+        }
+        return new ReleaseDescriptor(released);
+    }
+
+    private static String join(String[] segments) {
+        return String.join("/", segments);
+    }
+
+    /** The whole endpoint's answer. */
+    public record LocksDescriptor(String backend, List<HeldLockDescriptor> locks,
+            List<ComputationDescriptor> computations) implements OperationResponseBody {
+    }
+
+    /**
+     * One held lock, as {@link HeldLock} shows it.
+     *
+     * @param expiresAt {@code null} when the lock never expires
+     */
+    public record HeldLockDescriptor(String key, String owner, long fencingToken, Instant acquiredAt,
+            @Nullable Instant expiresAt, boolean stale) implements OperationResponseBody {
+
+        static HeldLockDescriptor of(HeldLock lock, boolean showKey) {
+            Instant expiresAt = Instant.MAX.equals(lock.expiresAt()) ? null : lock.expiresAt();
+            return new HeldLockDescriptor(showKey ? lock.key() : MASK, lock.owner(), lock.fencingToken(),
+                    lock.acquiredAt(), expiresAt, lock.stale());
+        }
+    }
+
+    /** One computation in flight, as {@link Computation} shows it. */
+    public record ComputationDescriptor(String key, String computer, int waiters, Instant startedAt) {
+
+        static ComputationDescriptor of(Computation computation, boolean showKey) {
+            return new ComputationDescriptor(showKey ? computation.key() : MASK, computation.computer(),
+                    computation.waiters(), computation.startedAt());
+        }
+    }
+
+    /** The answer of a forced release: whether a lock was there to release. */
+    public record ReleaseDescriptor(boolean released) implements OperationResponseBody {
+    }
+}

@@ -1,0 +1,36 @@
+package dev.locks.spring.actuate;
+
+import dev.locks.ComputeCache;
+import dev.locks.LockRegistry;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+
+/**
+ * Auto-configuration of the {@code locks} actuator endpoint ({@link LocksEndpoint}), when the application
+ * has the actuator and has made the endpoint available (exposed it, and not turned its access to none).
+ */
+@AutoConfiguration(afterName = "dev.locks.spring.LocksAutoConfiguration")
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBooleanProperty(name = "locks.enabled", matchIfMissing = true)
+@ConditionalOnBean(LockRegistry.class)
+@ConditionalOnAvailableEndpoint(LocksEndpoint.class)
+public final class LocksEndpointAutoConfiguration {
+
+    @Bean
+    @ConditionalOnMissingBean
+    LocksEndpoint locksEndpoint(LockRegistry registry, ObjectProvider<ComputeCache> cache, Environment environment) {
+        Show showKeys = Binder.get(environment).bind("locks.endpoint.show-keys", Show.class).orElse(Show.ALWAYS);
+        return new LocksEndpoint(registry, cache.getIfUnique(), showKeys, List.of());
+    }
+}

@@ -1,0 +1,88 @@
+package dev.locks.spring.actuate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locks.HeldLock;
+import dev.locks.LockRegistry;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+/** When the {@code locks} endpoint is there, and when it is not. */
+class LocksEndpointAutoConfigurationTests {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LocksEndpointAutoConfiguration.class))
+            .withBean(LockRegistry.class, StubLockRegistry::new);
+
+    @Test
+    void exposedEndpointShouldBeAutoConfigured() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=locks")
+                .run(context -> assertThat(context).hasSingleBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void endpointExposedOverJmxOnlyShouldBeAutoConfigured() {
+        runner.withPropertyValues("spring.jmx.enabled=true", "management.endpoints.jmx.exposure.include=locks")
+                .run(context -> assertThat(context).hasSingleBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void endpointNotExposedShouldBeAbsent() {
+        runner.run(context -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void accessNoneShouldRemoveTheEndpoint() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=locks",
+                "management.endpoint.locks.access=NONE")
+                .run(context -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void locksDisabledShouldRemoveTheEndpoint() {
+        runner.withPropertyValues("management.endpoints.web.exposure.include=locks", "locks.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void actuatorAbsentShouldRemoveTheEndpoint() {
+        runner.withClassLoader(new FilteredClassLoader(Endpoint.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=locks")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void noLockRegistryShouldRemoveTheEndpoint() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=locks")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void userEndpointShouldWin() {
+        LocksEndpoint mine = new LocksEndpoint(new StubLockRegistry(), null, Show.NEVER, List.of());
+        runner.withPropertyValues("management.endpoints.web.exposure.include=locks")
+                .withBean("myLocksEndpoint", LocksEndpoint.class, () -> mine)
+                .run(context -> assertThat(context).getBean(LocksEndpoint.class).isSameAs(mine));
+    }
+
+    @Test
+    void showKeysPropertyShouldReachTheEndpoint() {
+        StubLockRegistry registry = new StubLockRegistry()
+                .with(new HeldLock("account:1", "main", 1, Instant.EPOCH, Instant.MAX, false));
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksEndpointAutoConfiguration.class))
+                .withBean(LockRegistry.class, () -> registry)
+                .withPropertyValues("management.endpoints.web.exposure.include=locks", "locks.endpoint.show-keys=never")
+                .run(context -> assertThat(context.getBean(LocksEndpoint.class).locks(SecurityContext.NONE).locks())
+                        .extracting(LocksEndpoint.HeldLockDescriptor::key).containsOnly(LocksEndpoint.MASK));
+    }
+}
