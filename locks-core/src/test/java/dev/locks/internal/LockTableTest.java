@@ -1,0 +1,75 @@
+package dev.locks.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locks.AcquireOptions;
+import dev.locks.LocksObserver;
+import dev.locks.LocksObserver.Remover;
+import dev.locks.test.ManualClock;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Stale removal is conditional on the entry that was judged stale, never on the key alone. */
+class LockTableTest {
+
+    private static final long SECOND = 1_000_000_000L;
+
+    private final ManualClock clock = new ManualClock();
+    private final LockEngine engine = new LockEngine(new LockEngine.Settings("local", AcquireOptions.defaults(),
+            Duration.ZERO, 100, false, clock, LocksObserver.NONE));
+    private final LockTable table = new LockTable(LocksObserver.NONE);
+
+    private LockEntry take(String key, long timeoutNanos) {
+        TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime());
+        assertThat(table.take(key, Thread.currentThread(), lease, 0, clock.nanoTime(), timeoutNanos)).isNull();
+        return lease.entries[0];
+    }
+
+    @Test
+    void entryRenewedAfterItWasJudgedStaleShouldSurvive() {
+        LockEntry entry = take("k", SECOND);
+        clock.advance(Duration.ofSeconds(2));
+        long judgedAt = clock.nanoTime();
+        assertThat(entry.staleReason(judgedAt)).isNotNull();
+
+        table.renew(entry, judgedAt);
+
+        assertThat(table.removeIfStale(entry, judgedAt, Remover.SWEEP)).isFalse();
+        assertThat(table.get("k")).isSameAs(entry);
+        assertThat(entry.isLost()).isFalse();
+    }
+
+    @Test
+    void lockTakenByAnotherAfterTheJudgementShouldSurvive() {
+        LockEntry judged = take("k", SECOND);
+        clock.advance(Duration.ofSeconds(2));
+        assertThat(table.removeIfStale(judged, clock.nanoTime(), Remover.ACQUIRE)).isTrue();
+        LockEntry successor = take("k", SECOND);
+
+        assertThat(table.removeIfStale(judged, clock.nanoTime(), Remover.SWEEP)).isFalse();
+
+        assertThat(table.get("k")).isSameAs(successor);
+        assertThat(judged.isLost()).isTrue();
+        assertThat(successor.isLost()).isFalse();
+    }
+
+    @Test
+    void releasedEntryShouldTurnLateWaitersAway() {
+        LockEntry entry = take("k", SECOND);
+        Waiter early = new Waiter(Thread.currentThread());
+        assertThat(entry.addWaiter(early)).isTrue();
+
+        table.drop(entry);
+
+        assertThat(table.get("k")).isNull();
+        assertThat(early.await(0)).isFalse();
+        assertThat(entry.addWaiter(new Waiter(Thread.currentThread()))).isFalse();
+    }
+
+    @Test
+    void deadlineShouldSaturateInsteadOfOverflowing() {
+        assertThat(LockEntry.deadline(Long.MAX_VALUE - 5, 10)).isEqualTo(Long.MAX_VALUE);
+        assertThat(LockEntry.deadline(100, Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
+        assertThat(LockEntry.deadline(100, 10)).isEqualTo(110);
+    }
+}
