@@ -1,0 +1,7 @@
+package dev.locks.sample.accounts;
+
+import java.math.BigDecimal;
+
+/** An account and its balance. */
+public record Account(long id, String owner, BigDecimal balance) {
+}
