@@ -1,0 +1,42 @@
+package dev.locks.internal;
+
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.LocksObserver.ComputeResult;
+
+/**
+ * Reports how fetch-or-compute calls ended to a {@link LocksObserver}, timed on the cache's clock. With
+ * {@link LocksObserver#NONE} it reads no clock and calls nothing. An observer that throws is logged and
+ * ignored: it never changes what a caller receives. Not an API.
+ */
+public final class ComputeEvents {
+
+    private static final System.Logger LOG = System.getLogger(ComputeEvents.class.getName());
+
+    private final LocksObserver observer;
+    private final LocksClock clock;
+    private final boolean observed;
+
+    public ComputeEvents(LocksObserver observer, LocksClock clock) {
+        this.observer = observer;
+        this.clock = clock;
+        this.observed = observer != LocksObserver.NONE;
+    }
+
+    /** The start of a call, to pass to {@link #report}; 0 when nothing is observed. */
+    public long start() {
+        return observed ? clock.nanoTime() : 0L;
+    }
+
+    /** Reports that a call which started at {@code startedNanos} ended with {@code result}. */
+    public void report(ComputeResult result, long startedNanos) {
+        if (!observed) {
+            return;
+        }
+        try {
+            observer.onCompute(result, clock.nanoTime() - startedNanos);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "LocksObserver.onCompute(" + result + ") threw; ignored", e);
+        }
+    }
+}

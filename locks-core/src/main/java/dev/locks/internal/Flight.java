@@ -1,0 +1,280 @@
+package dev.locks.internal;
+
+import dev.locks.Computation;
+import dev.locks.ComputeOptions;
+import dev.locks.ComputeOutcome;
+import dev.locks.ComputeTicket;
+import dev.locks.ComputeTimeoutException;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One miss of one key: its computers (the current one last), the callers waiting for its result in the
+ * order they came, and the result once there is one. One lock guards it all; waiters park on a condition
+ * of that lock in their own threads, and the oldest waiter times the current computer and promotes itself
+ * when that computer is overdue: there is no helper thread.
+ *
+ * <p>A flight runs until it is <em>settled</em> (a value or an error, which every waiter receives) or
+ * <em>abandoned</em> (its computer is overdue and nobody waits). Either way it is over: it accepts nothing
+ * more, and a caller that finds it starts a new miss. Used by {@link ComputeFlights} only.
+ */
+final class Flight {
+
+    private final String key;
+    private final String missId;
+    private final String hint;
+    private final Duration ttl;
+    private final FlightClock clock;
+    private final FlightComputer first;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
+    private final List<FlightComputer> computers = new ArrayList<>(2);
+    private long deadline;
+    private ComputeOutcome result;
+    private boolean over;
+
+    /** A miss of {@code key} whose first computer is the calling thread, from now on. */
+    Flight(String key, String missId, String hint, ComputeOptions options, FlightClock clock) {
+        this.key = key;
+        this.missId = missId;
+        this.hint = hint;
+        this.ttl = options.ttl();
+        this.clock = clock;
+        this.first = startComputer(Thread.currentThread().getName(), options.computeTimeout(), clock.now());
+    }
+
+    /** What the first computer receives. */
+    ComputeOutcome.Compute firstTurn() {
+        return new ComputeOutcome.Compute(first.ticket(key), hint);
+    }
+
+    /**
+     * Joins as a waiter and waits for the result, or for this caller's promotion, or for the end of its own
+     * wait time.
+     *
+     * @return {@link ComputeOutcome.Value} or {@link ComputeOutcome.Failed} once settled;
+     *         {@link ComputeOutcome.Compute} when this caller was promoted; {@code null} when the flight was
+     *         already over (the caller starts a new miss)
+     * @throws ComputeTimeoutException when this caller's own wait time ran out
+     * @throws CancellationException when this caller was interrupted (its interrupt status is set again)
+     */
+    ComputeOutcome await(ComputeOptions options) {
+        lock.lock();
+        try {
+            long now = clock.now();
+            if (overAt(now)) {
+                return null;
+            }
+            Waiter me = new Waiter(Thread.currentThread().getName(), options, now);
+            waiters.addLast(me);
+            return waitAs(me);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Settles this flight with the value of any of its computers (the first to call wins), storing it first
+     * unless it is {@code null}, so that a caller who comes after the flight finds the value.
+     *
+     * @param ttl {@code null} for the TTL of the first computer
+     * @return the computer, or {@code null}, changing nothing, if the flight is over or the ticket is not one
+     *         of its computers'
+     */
+    FlightComputer complete(String ticketId, Object value, Duration ttl, ValueStore store) {
+        lock.lock();
+        try {
+            FlightComputer computer = over ? null : computer(ticketId);
+            if (computer != null) {
+                store(value, ttl == null ? this.ttl : ttl, store);
+                settle(new ComputeOutcome.Value(value));
+            }
+            return computer;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Settles this flight with {@code error}, if the ticket is its current computer's.
+     *
+     * @return the computer, or {@code null}, changing nothing, for a demoted computer or a flight that is over
+     */
+    FlightComputer fail(String ticketId, Throwable error) {
+        lock.lock();
+        try {
+            FlightComputer current = computers.get(computers.size() - 1);
+            if (over || !current.id().equals(ticketId)) {
+                return null;
+            }
+            settle(new ComputeOutcome.Failed(error));
+            return current;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Settles this flight with {@code outcome} (found by its first computer, not computed), unless it is over. */
+    void end(ComputeOutcome outcome) {
+        lock.lock();
+        try {
+            if (!over) {
+                settle(outcome);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether it is settled or abandoned. */
+    boolean isOver() {
+        lock.lock();
+        try {
+            return over;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** This flight as operations see it, or {@code null} when it is over (abandoning it first if it is idle). */
+    Computation describe() {
+        lock.lock();
+        try {
+            if (overAt(clock.now())) {
+                return null;
+            }
+            FlightComputer current = computers.get(computers.size() - 1);
+            return new Computation(key, current.name(), waiters.size(), clock.instantOf(current.startedNanos()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private ComputeOutcome waitAs(Waiter me) {
+        while (result == null) {
+            long now = clock.now();
+            if (isHead(me) && now - deadline >= 0) {
+                return promote(me, now);
+            }
+            if (me.expired(now)) {
+                leave(me);
+                throw new ComputeTimeoutException(key, me.waitTime);
+            }
+            park(me, now);
+        }
+        return result;
+    }
+
+    private void park(Waiter me, long now) {
+        long nanos = isHead(me) ? Math.min(deadline - now, me.remaining(now)) : me.remaining(now);
+        try {
+            clock.park(changed, nanos);
+        } catch (InterruptedException e) {
+            leave(me);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("Interrupted while waiting for the computation of '" + key
+                    + "'; the computation goes on for the other callers");
+        }
+    }
+
+    private ComputeOutcome promote(Waiter me, long now) {
+        waiters.removeFirst();
+        FlightComputer computer = startComputer(me.name, me.computeTimeout, now);
+        changed.signalAll(); // the next oldest waiter now times the new computer
+        return new ComputeOutcome.Compute(computer.ticket(key), hint);
+    }
+
+    private FlightComputer startComputer(String name, Duration computeTimeout, long now) {
+        FlightComputer computer = FlightComputer.of(missId, computers.size(), name, now);
+        computers.add(computer);
+        deadline = now + nanos(computeTimeout);
+        return computer;
+    }
+
+    private void leave(Waiter me) {
+        boolean head = isHead(me);
+        waiters.remove(me);
+        if (head) {
+            changed.signalAll(); // the next oldest waiter now times the computer
+        }
+    }
+
+    private boolean isHead(Waiter waiter) {
+        return waiters.peekFirst() == waiter;
+    }
+
+    /** Whether the flight is over, abandoning it first if its computer is overdue and nobody waits. */
+    private boolean overAt(long now) {
+        if (!over && waiters.isEmpty() && now - deadline >= 0) {
+            over = true;
+        }
+        return over;
+    }
+
+    private FlightComputer computer(String ticketId) {
+        for (FlightComputer computer : computers) {
+            if (computer.id().equals(ticketId)) {
+                return computer;
+            }
+        }
+        return null;
+    }
+
+    private void store(Object value, Duration ttl, ValueStore store) {
+        if (value == null) {
+            return;
+        }
+        try {
+            store.put(key, value, ttl);
+        } catch (Throwable e) {
+            settle(new ComputeOutcome.Failed(e)); // the waiters must not hang on a store that failed
+            throw e;
+        }
+    }
+
+    private void settle(ComputeOutcome outcome) {
+        result = outcome;
+        over = true;
+        waiters.clear();
+        changed.signalAll();
+    }
+
+    /** Nanoseconds of {@code duration}, saturated at {@link Long#MAX_VALUE}. */
+    static long nanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
+    }
+
+    /** A caller waiting for the flight's result. */
+    private static final class Waiter {
+
+        final String name;
+        final Duration computeTimeout;
+        final Duration waitTime;
+        final long waitDeadline;
+
+        Waiter(String name, ComputeOptions options, long now) {
+            this.name = name;
+            this.computeTimeout = options.computeTimeout();
+            this.waitTime = options.waitTime().orElse(null);
+            this.waitDeadline = waitTime == null ? 0 : now + nanos(waitTime);
+        }
+
+        boolean expired(long now) {
+            return waitTime != null && now - waitDeadline >= 0;
+        }
+
+        long remaining(long now) {
+            return waitTime == null ? FlightClock.FOREVER : waitDeadline - now;
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.locks.internal;
+
+import dev.locks.LocksClock;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+
+/**
+ * How the waiters of a {@link Flight} read time and park. Deadlines are read on the injected
+ * {@link LocksClock}; parking happens in real time. With the system clock a waiter parks exactly until its
+ * next deadline; with any other clock (a test's manual clock, say) it parks in slices of at most
+ * {@value #SLICE_MILLIS} ms and reads the clock again, so that time advanced by hand is seen promptly. A
+ * waiter with no deadline parks until it is signalled, whatever the clock.
+ */
+final class FlightClock {
+
+    static final long SLICE_MILLIS = 50;
+
+    /** Parks without a bound (until signalled). */
+    static final long FOREVER = Long.MAX_VALUE;
+
+    private final LocksClock clock;
+    private final long sliceNanos;
+
+    FlightClock(LocksClock clock) {
+        this.clock = clock;
+        this.sliceNanos = clock == LocksClock.system() ? Long.MAX_VALUE : TimeUnit.MILLISECONDS.toNanos(SLICE_MILLIS);
+    }
+
+    long now() {
+        return clock.nanoTime();
+    }
+
+    Instant instantOf(long nanoTime) {
+        return clock.toInstant(nanoTime);
+    }
+
+    /**
+     * Parks on {@code condition} (whose lock the caller holds) until signalled, or for at most
+     * {@code nanos} of this clock's time ({@link #FOREVER} for no bound), or one slice.
+     */
+    void park(Condition condition, long nanos) throws InterruptedException {
+        if (nanos == FOREVER) {
+            condition.await();
+        } else {
+            condition.awaitNanos(Math.min(nanos, sliceNanos));
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.locks.internal;
+
+import dev.locks.ComputeTicket;
+
+/**
+ * One computer of a miss: the original ({@code turn} 0) or a waiter promoted because the one before it
+ * stalled. Its ticket id names the miss and the turn. Not an API.
+ *
+ * @param id the id of its {@link ComputeTicket}
+ * @param name a readable description (the thread's name)
+ * @param startedNanos when it became the computer, on the cache's clock
+ * @param turn 0 for the original computer, then 1, 2, ... for each promotion
+ */
+public record FlightComputer(String id, String name, long startedNanos, int turn) {
+
+    private static final String SEPARATOR = "/";
+
+    static FlightComputer of(String missId, int turn, String name, long startedNanos) {
+        return new FlightComputer(missId + SEPARATOR + turn, name, startedNanos, turn);
+    }
+
+    /** Whether it was promoted from waiter, rather than the miss's first computer. */
+    public boolean promoted() {
+        return turn > 0;
+    }
+
+    /** Whether {@code ticket} was given to a promoted computer (by its id, without looking the miss up). */
+    public static boolean promoted(ComputeTicket ticket) {
+        return !ticket.id().endsWith(SEPARATOR + 0);
+    }
+
+    ComputeTicket ticket(String key) {
+        return new ComputeTicket(key, id);
+    }
+}
