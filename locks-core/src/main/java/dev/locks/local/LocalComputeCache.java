@@ -1,0 +1,307 @@
+package dev.locks.local;
+
+import dev.locks.Computation;
+import dev.locks.ComputeCache;
+import dev.locks.ComputeOptions;
+import dev.locks.ComputeOutcome;
+import dev.locks.ComputeTicket;
+import dev.locks.ComputeTimeoutException;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.internal.ComputeEvents;
+import dev.locks.internal.ComputeFlights;
+import dev.locks.internal.FlightComputer;
+import dev.locks.internal.Keys;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.function.Supplier;
+
+/**
+ * The in-memory {@link ComputeCache}: values in a bounded Caffeine cache, each with its own TTL; misses
+ * computed at most once at a time per key in this JVM.
+ *
+ * <ul>
+ *   <li>A hit costs about a Caffeine {@code getIfPresent}: no lock, no allocation.</li>
+ *   <li>On a miss, the caller that starts it looks the key up once more, then computes; every other caller
+ *       of the key waits (in its own thread) and receives the same value, or the same exception object.
+ *       A value is stored with its TTL ({@link Duration#ZERO}: no expiry) unless it is {@code null}; an
+ *       exception stores nothing, so the next call computes again.</li>
+ *   <li>A computer not done within its compute timeout is replaced by the oldest waiter, which computes
+ *       in its turn. The first of them to finish settles the miss; a later finisher's value is dropped,
+ *       but its own caller still receives it. With nobody waiting, the overdue miss ends when the key is
+ *       next asked for (that caller computes) or {@link #computations()} runs.</li>
+ *   <li>A waiter's own wait time ({@link ComputeOptions#withWaitTime}) ends only its wait, with
+ *       {@link ComputeTimeoutException}. An interrupted waiter leaves with a
+ *       {@link CancellationException}, its interrupt status set. Either way the computation goes on.</li>
+ * </ul>
+ *
+ * <p>Thread-safe. Waiters need no thread of their own and the cache starts none (Caffeine's maintenance
+ * runs on its default executor).
+ */
+public final class LocalComputeCache implements ComputeCache {
+
+    private final ComputeOptions defaults;
+    private final LocalComputeCacheStore store;
+    private final ComputeFlights flights;
+    private final ComputeEvents events;
+
+    private LocalComputeCache(Builder builder) {
+        this.defaults = builder.defaults;
+        this.store = new LocalComputeCacheStore(builder.maxEntries, builder.clock);
+        this.flights = new ComputeFlights(store, builder.clock);
+        this.events = new ComputeEvents(builder.observer, builder.clock);
+    }
+
+    /** A cache with every default: see {@link Builder}. */
+    public LocalComputeCache() {
+        this(builder());
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits with the compute timeout and the wait time of {@link #defaultOptions()}.
+     */
+    @Override
+    public <V> V fetchOrCompute(String key, Duration ttl, Supplier<V> compute) {
+        return fetch(key, ttl, null, compute);
+    }
+
+    @Override
+    public <V> V fetchOrCompute(String key, ComputeOptions options, Supplier<V> compute) {
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
+        return fetch(key, options.ttl(), options, compute);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits with the compute timeout of {@link #defaultOptions()}, and without a wait time: until the
+     * result comes or the caller is promoted.
+     */
+    @Override
+    public ComputeOutcome begin(String key, Duration ttl, String hint) {
+        Keys.requireValid(key, 0);
+        requireTtl(ttl);
+        long started = events.start();
+        Object stored = store.get(key);
+        if (stored != null) {
+            events.report(ComputeResult.HIT, started);
+            return new ComputeOutcome.Hit(stored);
+        }
+        ComputeOutcome outcome = join(key, hint == null ? "" : hint, defaults.withTtl(ttl).withoutWaitTime(), started);
+        if (!(outcome instanceof ComputeOutcome.Compute)) {
+            events.report(resultOf(outcome), started);
+        }
+        return outcome;
+    }
+
+    @Override
+    public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
+        requireTicket(ticket);
+        if (ttl != null) {
+            requireTtl(ttl);
+        }
+        FlightComputer computer = flights.complete(ticket, value, ttl);
+        if (computer != null) {
+            events.report(computer.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED, computer.startedNanos());
+        }
+        return computer != null;
+    }
+
+    @Override
+    public boolean fail(ComputeTicket ticket, Throwable error) {
+        requireTicket(ticket);
+        if (error == null) {
+            throw new IllegalArgumentException("error must not be null");
+        }
+        FlightComputer computer = flights.fail(ticket, error);
+        if (computer != null) {
+            events.report(ComputeResult.FAILED, computer.startedNanos());
+        }
+        return computer != null;
+    }
+
+    /** {@inheritDoc} A miss whose computer is overdue with nobody waiting ends here and is not shown. */
+    @Override
+    public List<Computation> computations() {
+        return flights.snapshot();
+    }
+
+    @Override
+    public ComputeOptions defaultOptions() {
+        return defaults;
+    }
+
+    @Override
+    public void invalidate(String key) {
+        store.remove(Keys.requireValid(key, 0));
+    }
+
+    /** {@inheritDoc} May count an overdue miss with nobody waiting until {@link #computations()} ends it. */
+    @Override
+    public int inFlightCount() {
+        return flights.size();
+    }
+
+    @Override
+    public String backend() {
+        return "local";
+    }
+
+    /** How many values are stored, after pending evictions; for tests. */
+    long storedCount() {
+        return store.size();
+    }
+
+    /** The hit path, then the miss; {@code options} are built from the defaults only on a miss when null. */
+    private <V> V fetch(String key, Duration ttl, ComputeOptions options, Supplier<V> compute) {
+        checkCall(key, ttl, compute);
+        long started = events.start();
+        Object stored = store.get(key);
+        if (stored != null) {
+            events.report(ComputeResult.HIT, started);
+            return cast(stored);
+        }
+        return miss(key, options == null ? defaults.withTtl(ttl) : options, compute, started);
+    }
+
+    private <V> V miss(String key, ComputeOptions options, Supplier<V> compute, long started) {
+        ComputeOutcome outcome = join(key, "", options, started);
+        if (outcome instanceof ComputeOutcome.Compute turn) {
+            return runComputer(turn.ticket(), options.ttl(), compute, started);
+        }
+        events.report(resultOf(outcome), started);
+        if (outcome instanceof ComputeOutcome.Failed failed) {
+            throw sneaky(failed.error());
+        }
+        return cast(outcome instanceof ComputeOutcome.Hit hit ? hit.value() : ((ComputeOutcome.Value) outcome).value());
+    }
+
+    /** Runs the caller's own supplier as the miss's computer; the caller gets its own result or exception. */
+    private <V> V runComputer(ComputeTicket ticket, Duration ttl, Supplier<V> compute, long started) {
+        ComputeResult computed = FlightComputer.promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
+        V value;
+        try {
+            value = compute.get();
+        } catch (Throwable e) {
+            flights.fail(ticket, e);
+            events.report(ComputeResult.FAILED, started);
+            throw sneaky(e);
+        }
+        flights.complete(ticket, value, ttl);
+        events.report(computed, started);
+        return value;
+    }
+
+    private ComputeOutcome join(String key, String hint, ComputeOptions options, long started) {
+        try {
+            return flights.join(key, hint, options);
+        } catch (RuntimeException | Error e) {
+            events.report(ComputeResult.FAILED, started);
+            throw e;
+        }
+    }
+
+    private static ComputeResult resultOf(ComputeOutcome outcome) {
+        if (outcome instanceof ComputeOutcome.Hit) {
+            return ComputeResult.HIT;
+        }
+        return outcome instanceof ComputeOutcome.Value ? ComputeResult.WAITED : ComputeResult.FAILED;
+    }
+
+    private static void checkCall(String key, Duration ttl, Object compute) {
+        Keys.requireValid(key, 0);
+        requireTtl(ttl);
+        if (compute == null) {
+            throw new IllegalArgumentException("compute must not be null");
+        }
+    }
+
+    private static void requireTtl(Duration ttl) {
+        if (ttl == null || ttl.isNegative()) {
+            throw new IllegalArgumentException("ttl must be a duration >= 0 (0 = no expiry), was " + ttl);
+        }
+    }
+
+    private static void requireTicket(ComputeTicket ticket) {
+        if (ticket == null) {
+            throw new IllegalArgumentException("ticket must not be null");
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <V> V cast(Object value) {
+        return (V) value;
+    }
+
+    /** Throws {@code error} as it is, checked or not, without wrapping it. */
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> RuntimeException sneaky(Throwable error) throws E {
+        throw (E) error;
+    }
+
+    /**
+     * Builds a {@link LocalComputeCache}. Defaults: {@link ComputeOptions#defaults()} (TTL 5 minutes, compute
+     * timeout 30 seconds), 10,000 entries, the system clock, no observer.
+     */
+    public static final class Builder {
+
+        private ComputeOptions defaults = ComputeOptions.defaults();
+        private long maxEntries = 10_000;
+        private LocksClock clock = LocksClock.system();
+        private LocksObserver observer = LocksObserver.NONE;
+
+        private Builder() {
+        }
+
+        /**
+         * The TTL ({@code locks.compute.default-ttl}) and compute timeout ({@code locks.compute.timeout}) of
+         * calls that give none, and their wait time (none by default).
+         */
+        public Builder defaultOptions(ComputeOptions options) {
+            this.defaults = requireNonNull(options, "defaultOptions");
+            return this;
+        }
+
+        /** The bound of the value store ({@code locks.compute.max-entries}); must be positive. */
+        public Builder maxEntries(long maxEntries) {
+            if (maxEntries <= 0) {
+                throw new IllegalArgumentException("maxEntries must be > 0, was " + maxEntries);
+            }
+            this.maxEntries = maxEntries;
+            return this;
+        }
+
+        /** The time of TTLs, compute timeouts and wait times; also drives the value store's expiry. */
+        public Builder clock(LocksClock clock) {
+            this.clock = requireNonNull(clock, "clock");
+            return this;
+        }
+
+        /** Told how every call ended; one that throws is logged and ignored. */
+        public Builder observer(LocksObserver observer) {
+            this.observer = requireNonNull(observer, "observer");
+            return this;
+        }
+
+        public LocalComputeCache build() {
+            return new LocalComputeCache(this);
+        }
+
+        private static <T> T requireNonNull(T value, String name) {
+            if (value == null) {
+                throw new IllegalArgumentException(name + " must not be null");
+            }
+            return value;
+        }
+    }
+}
