@@ -1,0 +1,39 @@
+package dev.locks.redis;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.springframework.data.redis.core.script.RedisScript;
+
+/**
+ * The Lua scripts of the Redis backend (beside this class, {@code *.lua}), read once. Each runs atomically
+ * on one Redis node, in one round trip: {@code EVALSHA}, falling back to {@code EVAL} once when the server
+ * does not know the script yet ({@code NOSCRIPT}, after a restart say).
+ */
+final class LockScripts {
+
+    static final RedisScript<Long> ACQUIRE = script("acquire.lua", Long.class);
+    @SuppressWarnings("rawtypes")
+    static final RedisScript<List> RELEASE = script("release.lua", List.class);
+    @SuppressWarnings("rawtypes")
+    static final RedisScript<List> RENEW = script("renew.lua", List.class);
+    @SuppressWarnings("rawtypes")
+    static final RedisScript<List> READ = script("read.lua", List.class);
+    static final RedisScript<Long> FORCE_RELEASE = script("force-release.lua", Long.class);
+
+    private LockScripts() {
+    }
+
+    private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+        try (InputStream in = LockScripts.class.getResourceAsStream(name)) {
+            if (in == null) {
+                throw new IllegalStateException("missing script " + name + " beside " + LockScripts.class.getName());
+            }
+            return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), resultType);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read script " + name, e);
+        }
+    }
+}

@@ -1,0 +1,121 @@
+package dev.locks.redis;
+
+import java.lang.System.Logger.Level;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import org.springframework.data.redis.connection.Message;
+import org.springframework.data.redis.connection.MessageListener;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.SubscriptionListener;
+import org.springframework.data.redis.listener.ChannelTopic;
+import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+
+/**
+ * The node's one subscription to the release channel: a {@link RedisMessageListenerContainer} on the
+ * application's connection factory, whose messages are decoded into keys on one daemon thread (never on the
+ * client's I/O thread, so that a consumer may even call Redis).
+ *
+ * <p>When Redis goes away the client reconnects and subscribes again by itself (Lettuce does; the container
+ * recovers otherwise). If the first subscription fails, because Redis is down while the node starts, it is
+ * tried again every {@value #RETRY_MILLIS} ms in the background; waiters poll at their retry interval
+ * meanwhile.
+ */
+final class ReleaseSubscription implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(ReleaseSubscription.class.getName());
+    static final long RETRY_MILLIS = 1_000;
+
+    private final RedisConnectionFactory factory;
+    private final ChannelTopic topic;
+    private final Consumer<String> released;
+    private final ScheduledThreadPoolExecutor thread;
+    private final AtomicInteger confirmations = new AtomicInteger();
+    private RedisMessageListenerContainer container;
+    private boolean closed;
+
+    ReleaseSubscription(RedisConnectionFactory factory, String channel, Consumer<String> released) {
+        this.factory = factory;
+        this.topic = ChannelTopic.of(channel);
+        this.released = released;
+        this.thread = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread notifier = new Thread(runnable, "locks-redis-notify");
+            notifier.setDaemon(true);
+            return notifier;
+        });
+        thread.setRemoveOnCancelPolicy(true);
+    }
+
+    /** Subscribes, or, when Redis cannot be reached now, keeps trying in the background. */
+    synchronized void start() {
+        if (closed || container != null) {
+            return;
+        }
+        RedisMessageListenerContainer candidate = newContainer();
+        try {
+            candidate.start();
+            container = candidate;
+        } catch (RuntimeException e) {
+            destroy(candidate);
+            LOG.log(Level.WARNING, () -> "could not subscribe to Redis channel '" + topic.getTopic()
+                    + "'; waiters poll at their retry interval, subscribing again in " + RETRY_MILLIS + " ms", e);
+            thread.schedule(this::start, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** How many times Redis confirmed the subscription: once, plus once per re-subscription after an outage. */
+    int confirmations() {
+        return confirmations.get();
+    }
+
+    private RedisMessageListenerContainer newContainer() {
+        RedisMessageListenerContainer made = new RedisMessageListenerContainer();
+        made.setConnectionFactory(factory);
+        made.setTaskExecutor(thread);
+        made.setSubscriptionExecutor(thread);
+        made.setRecoveryInterval(RETRY_MILLIS);
+        made.setErrorHandler(e -> LOG.log(Level.WARNING, "release notification failed", e));
+        made.addMessageListener(new Listener(), topic);
+        made.afterPropertiesSet();
+        return made;
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        if (container != null) {
+            destroy(container);
+            container = null;
+        }
+        thread.shutdownNow();
+    }
+
+    private static void destroy(RedisMessageListenerContainer container) {
+        try {
+            container.destroy();
+        } catch (Exception e) {
+            LOG.log(Level.DEBUG, "closing the release subscription failed", e);
+        }
+    }
+
+    /** Receives the channel's messages and the subscription confirmations. */
+    private final class Listener implements MessageListener, SubscriptionListener {
+
+        @Override
+        public void onMessage(Message message, byte[] pattern) {
+            ReleaseMessage.decode(message.getBody(), key -> {
+                try {
+                    released.accept(key);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, "release notification for '" + key + "' failed", e);
+                }
+            });
+        }
+
+        @Override
+        public void onChannelSubscribed(byte[] channel, long count) {
+            confirmations.incrementAndGet();
+        }
+    }
+}

@@ -1,0 +1,21 @@
+-- Takes every lock key for one owner, or none, and issues the fencing token.
+-- KEYS[1..n]: the lock keys (sorted, distinct); KEYS[n + 1]: the fencing counter.
+-- ARGV[1]: owner id; ARGV[2]: owner description; ARGV[3]: lease in milliseconds, 0 for no expiry.
+-- Returns the token (> 0), or -i when KEYS[i] is held (an expired lease no longer exists).
+local n = #KEYS - 1
+for i = 1, n do
+  if redis.call('EXISTS', KEYS[i]) == 1 then
+    return -i
+  end
+end
+local token = redis.call('INCR', KEYS[n + 1])
+local now = redis.call('TIME')
+local at = now[1] .. string.format('%06d', now[2])
+local lease = tonumber(ARGV[3])
+for i = 1, n do
+  redis.call('HSET', KEYS[i], 'owner', ARGV[1], 'desc', ARGV[2], 'token', token, 'at', at)
+  if lease > 0 then
+    redis.call('PEXPIRE', KEYS[i], lease)
+  end
+end
+return token

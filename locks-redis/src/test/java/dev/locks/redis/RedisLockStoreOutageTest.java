@@ -1,0 +1,114 @@
+package dev.locks.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.LockUnavailableException;
+import dev.locks.redis.test.RedisConnections;
+import dev.locks.redis.test.RedisServerExtension;
+import dev.locks.spi.RemoteLockStore.Owner;
+import dev.locks.spi.RemoteLockStore.Ownership;
+import java.time.Duration;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A Redis outage is a {@link LockUnavailableException} naming what failed, from every store method, and
+ * when Redis is back everything works again, the subscription included, without a new store.
+ */
+class RedisLockStoreOutageTest {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Owner OWNER = new Owner("node:1", "worker @ node");
+    private static final Duration RECOVERY = Duration.ofSeconds(20);
+
+    private RedisLockStore store;
+
+    @AfterEach
+    void close() {
+        if (store != null) {
+            store.close();
+        }
+    }
+
+    private static void assertUnavailable(ThrowingCallable call, String what) {
+        assertThatThrownBy(call).isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("could not " + what).hasMessageContaining("key prefix 'locks:'");
+    }
+
+    @Test
+    void everyMethodShouldReportAnOutageAndWorkAgainAfterARestart() {
+        store = new RedisLockStore(redis.connectionFactory(), "locks:", true);
+        Queue<String> released = new ConcurrentLinkedQueue<>();
+        store.subscribe(released::add);
+        await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() == 1);
+        store.tryAcquire(List.of("a"), OWNER, 10_000);
+
+        redis.server().kill();
+
+        List<Ownership> a = List.of(new Ownership("a", OWNER.id(), 10_000));
+        long start = System.nanoTime();
+        assertUnavailable(() -> store.tryAcquire(List.of("b", "c"), OWNER, 10_000), "acquire [b, c]");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("about one or two command timeouts")
+                .isLessThan(RedisConnections.TIMEOUT.multipliedBy(6));
+        assertUnavailable(() -> store.release(a), "release [a]");
+        assertUnavailable(() -> store.renew(a), "renew 1 locks");
+        assertUnavailable(() -> store.scan(10), "list the locks under 'locks:'");
+        assertUnavailable(() -> store.get("a"), "read the lock on 'a'");
+        assertUnavailable(() -> store.forceRelease("a"), "force-release 'a'");
+
+        redis.server().restart();
+
+        await().atMost(RECOVERY).ignoreExceptions()
+                .until(() -> store.tryAcquire(List.of("b"), OWNER, 10_000).isTaken());
+        assertThat(store.scan(10)).hasSize(1);
+        await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() == 2);
+        assertThat(store.release(List.of(new Ownership("b", OWNER.id(), 0)))).isEmpty();
+        await().atMost(RECOVERY).untilAsserted(() -> assertThat(released).contains("b"));
+        assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
+    }
+
+    @Test
+    void subscriptionShouldStartOnceRedisIsUpWhenItWasDownAtFirst() {
+        store = new RedisLockStore(redis.connectionFactory(), "locks:", true);
+        redis.server().stop();
+        Queue<String> released = new ConcurrentLinkedQueue<>();
+
+        assertThat(store.subscribe(released::add)).isTrue();
+        redis.server().restart();
+
+        await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() >= 1);
+        await().atMost(RECOVERY).ignoreExceptions().until(() -> {
+            store.tryAcquire(List.of("k"), OWNER, 10_000);
+            store.release(List.of(new Ownership("k", OWNER.id(), 0)));
+            return released.contains("k");
+        });
+    }
+
+    /**
+     * A server that is slow rather than down runs a script after the client gave up on it: the store undoes
+     * such an acquire, so its keys are not left taken by an owner that was told it failed.
+     */
+    @Test
+    void acquireThatTimedOutShouldNotLeaveItsKeysTaken() {
+        store = new RedisLockStore(redis.connectionFactory(), "locks:", false);
+        store.tryAcquire(List.of("warm-up"), OWNER, 10_000); // the server knows the scripts: EVALSHA runs late
+        store.release(List.of(new Ownership("warm-up", OWNER.id(), 0)));
+        redis.server().command("CLIENT", "PAUSE", "1500", "ALL");
+
+        assertUnavailable(() -> store.tryAcquire(List.of("a", "b"), OWNER, 0), "acquire [a, b]");
+
+        await().atMost(RECOVERY).ignoreExceptions()
+                .until(() -> "2".equals(redis.server().command("GET", "locks:fencing"))); // it did run, late
+        assertThat(store.get("a")).isNull();
+        assertThat(store.get("b")).isNull();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.locks.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locks.redis.test.RedisMonitor;
+import dev.locks.redis.test.RedisServerExtension;
+import dev.locks.spi.RemoteLockStore.Owner;
+import dev.locks.spi.RemoteLockStore.Ownership;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Round trips counted, not assumed: MONITOR shows what the client sent, INFO commandstats what the server
+ * ran. One acquire and one release are one command each, whatever the number of keys.
+ */
+class RedisLockStoreRoundTripTest {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Owner OWNER = new Owner("node:1", "worker @ node");
+
+    private RedisLockStore store;
+
+    @BeforeEach
+    void warmUp() {
+        store = new RedisLockStore(redis.connectionFactory(), "locks:", true);
+        store.subscribe(key -> { }); // its connection is made and subscribed before counting
+        store.tryAcquire(List.of("warm-up"), OWNER, 10_000); // the scripts are loaded, the connection is up
+        store.renew(List.of(new Ownership("warm-up", OWNER.id(), 10_000)));
+        store.release(List.of(new Ownership("warm-up", OWNER.id(), 0)));
+    }
+
+    @AfterEach
+    void close() {
+        store.close();
+    }
+
+    @ParameterizedTest(name = "{0} keys")
+    @ValueSource(ints = {1, 5})
+    void acquireAndReleaseShouldBeOneCommandEach(int keyCount) {
+        List<String> keys = IntStream.range(0, keyCount).mapToObj(i -> "account:" + i).toList();
+        List<Ownership> held = keys.stream().map(key -> new Ownership(key, OWNER.id(), 0)).toList();
+        redis.server().command("CONFIG", "RESETSTAT");
+
+        try (RedisMonitor monitor = new RedisMonitor(redis.server())) {
+            assertThat(store.tryAcquire(keys, OWNER, 10_000).isTaken()).isTrue();
+            assertThat(monitor.commandsSent()).as("acquire").containsExactly("evalsha");
+
+            assertThat(store.release(held)).isEmpty();
+            assertThat(monitor.commandsSent()).as("release").containsExactly("evalsha");
+
+            assertThat(store.tryAcquire(List.of("account:0", "other"), OWNER, 10_000).isTaken()).isTrue();
+            assertThat(store.tryAcquire(keys, OWNER, 10_000).heldKey()).isEqualTo("account:0");
+            assertThat(monitor.commandsSent()).as("an acquire that finds a key held").containsExactly("evalsha", "evalsha");
+
+            store.renew(keys.stream().map(key -> new Ownership(key, OWNER.id(), 10_000)).toList());
+            assertThat(monitor.commandsSent()).as("renew").containsExactly("evalsha");
+        }
+
+        Map<String, Long> calls = redis.server().commandCalls();
+        assertThat(calls.get("evalsha")).isEqualTo(5L);
+        assertThat(calls).doesNotContainKey("eval").doesNotContainKey("script|load");
+        assertThat(calls.get("publish")).as("run by the release script: one for all its keys").isEqualTo(1L);
+        assertThat(calls.get("incr")).as("one fencing token per acquire").isEqualTo(2L);
+    }
+
+    @Test
+    void scriptsUnknownToTheServerShouldBeSentOnceAndThenCalledBySha() {
+        redis.server().command("SCRIPT", "FLUSH");
+
+        try (RedisMonitor monitor = new RedisMonitor(redis.server())) {
+            store.tryAcquire(List.of("k"), OWNER, 10_000);
+            assertThat(monitor.commandsSent()).as("after the script cache was lost").containsExactly("evalsha", "eval");
+            store.release(List.of(new Ownership("k", OWNER.id(), 0)));
+            store.tryAcquire(List.of("k"), OWNER, 10_000);
+            assertThat(monitor.commandsSent()).containsExactly("evalsha", "eval", "evalsha");
+        }
+    }
+}

@@ -1,0 +1,264 @@
+package dev.locks.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.LockUnavailableException;
+import dev.locks.redis.test.RedisServerExtension;
+import dev.locks.spi.RemoteLockStore.Attempt;
+import dev.locks.spi.RemoteLockStore.Owner;
+import dev.locks.spi.RemoteLockStore.Ownership;
+import dev.locks.spi.RemoteLockStore.RemoteLock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/** The store's primitives against a real redis-server: SPEC section 8 below the engine. */
+class RedisLockStoreTest {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Owner ALICE = new Owner("node-a:1", "alice @ node-a");
+    private static final Owner BOB = new Owner("node-b:1", "bob @ node-b");
+
+    private final List<RedisLockStore> stores = new ArrayList<>();
+
+    @AfterEach
+    void closeStores() {
+        stores.forEach(RedisLockStore::close);
+    }
+
+    private RedisLockStore store() {
+        return store(redis.connectionFactory(), "locks:", true);
+    }
+
+    private RedisLockStore store(RedisConnectionFactory factory, String prefix, boolean notify) {
+        RedisLockStore store = new RedisLockStore(factory, prefix, notify);
+        stores.add(store);
+        return store;
+    }
+
+    private static List<Ownership> owned(Owner owner, String... keys) {
+        return java.util.Arrays.stream(keys).map(key -> new Ownership(key, owner.id(), 0)).toList();
+    }
+
+    @Test
+    void acquireShouldTakeEveryKeyOrNone() {
+        RedisLockStore store = store();
+        assertThat(store.tryAcquire(List.of("b"), ALICE, 10_000).isTaken()).isTrue();
+
+        Attempt blocked = store.tryAcquire(List.of("a", "b", "c"), BOB, 10_000);
+
+        assertThat(blocked.isTaken()).isFalse();
+        assertThat(blocked.heldKey()).isEqualTo("b");
+        assertThat(store.get("a")).isNull();
+        assertThat(store.get("c")).isNull();
+        assertThat(store.get("b").ownerId()).isEqualTo(ALICE.id());
+        assertThat(store.tryAcquire(List.of("a", "c"), BOB, 10_000).isTaken()).isTrue();
+    }
+
+    @Test
+    void lockShouldRecordOwnerTokenAndServerTimes() {
+        RedisLockStore store = store();
+        Instant before = Instant.now().minusSeconds(1);
+
+        long token = store.tryAcquire(List.of("k"), ALICE, 30_000).token();
+
+        RemoteLock lock = store.get("k");
+        assertThat(lock.key()).isEqualTo("k");
+        assertThat(lock.ownerId()).isEqualTo(ALICE.id());
+        assertThat(lock.ownerDescription()).isEqualTo(ALICE.description());
+        assertThat(lock.token()).isEqualTo(token);
+        assertThat(lock.acquiredAt()).isBetween(before, Instant.now().plusSeconds(1));
+        assertThat(Duration.between(lock.acquiredAt(), lock.expiresAt()))
+                .isBetween(Duration.ofSeconds(29), Duration.ofSeconds(31));
+    }
+
+    @Test
+    void zeroLeaseShouldNeverExpire() {
+        RedisLockStore store = store();
+        store.tryAcquire(List.of("k"), ALICE, 0);
+
+        assertThat(store.get("k").expiresAt()).isEqualTo(Instant.MAX);
+        assertThat(redis.server().command("PTTL", "locks:lock:k")).isEqualTo(-1L);
+    }
+
+    @Test
+    void tokensShouldStrictlyIncreaseAcrossNodes() {
+        RedisLockStore one = store(redis.connectionFactory(), "locks:", false);
+        RedisLockStore two = store(redis.newConnectionFactory(), "locks:", false);
+        long previous = 0;
+        for (int i = 0; i < 50; i++) {
+            RedisLockStore node = i % 2 == 0 ? one : two;
+            List<String> keys = i % 3 == 0 ? List.of("a", "b", "c") : List.of("k" + i);
+            long token = node.tryAcquire(keys, ALICE, 10_000).token();
+            assertThat(token).isGreaterThan(previous);
+            previous = token;
+            node.release(owned(ALICE, keys.toArray(String[]::new)));
+        }
+        assertThat(redis.server().command("GET", "locks:fencing")).isEqualTo("50");
+    }
+
+    @Test
+    void releaseShouldDeleteOnlyWhatItsOwnerStillHoldsAndReturnTheLostKeys() {
+        RedisLockStore store = store();
+        store.tryAcquire(List.of("a", "b", "c"), ALICE, 10_000);
+        assertThat(store.forceRelease("b")).isTrue();
+        store.tryAcquire(List.of("b"), BOB, 10_000);
+        store.tryAcquire(List.of("x"), ALICE, 50);
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.get("x") == null);
+
+        assertThat(store.release(owned(ALICE, "a", "b", "c", "x"))).containsExactlyInAnyOrder("b", "x");
+
+        assertThat(store.get("a")).isNull();
+        assertThat(store.get("c")).isNull();
+        assertThat(store.get("b").ownerId()).isEqualTo(BOB.id());
+        assertThat(store.release(owned(ALICE, "a"))).containsExactly("a");
+        assertThat(store.release(List.of())).isEmpty();
+    }
+
+    @Test
+    void renewShouldExtendOnlyTheOwnersLeases() {
+        RedisLockStore store = store();
+        store.tryAcquire(List.of("a", "b"), ALICE, 300);
+        store.tryAcquire(List.of("c"), BOB, 10_000);
+
+        List<Ownership> renewal = List.of(new Ownership("a", ALICE.id(), 10_000),
+                new Ownership("b", ALICE.id(), 0), new Ownership("c", ALICE.id(), 10_000),
+                new Ownership("gone", ALICE.id(), 10_000));
+        assertThat(store.renew(renewal)).containsExactlyInAnyOrder("c", "gone");
+
+        assertThat(Duration.between(Instant.now(), store.get("a").expiresAt())).isGreaterThan(Duration.ofSeconds(5));
+        assertThat(store.get("b").expiresAt()).isEqualTo(Instant.MAX);
+        assertThat(store.get("c").ownerId()).isEqualTo(BOB.id());
+    }
+
+    @Test
+    void leaseShouldExpireWithoutRenewal() {
+        RedisLockStore store = store();
+        store.tryAcquire(List.of("k"), ALICE, 200);
+
+        assertThat(store.tryAcquire(List.of("k"), BOB, 200).heldKey()).isEqualTo("k");
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.tryAcquire(List.of("k"), BOB, 10_000).isTaken());
+        assertThat(store.get("k").ownerId()).isEqualTo(BOB.id());
+    }
+
+    @Test
+    void scanShouldListEveryLockInBatchesWithThePrefixStripped() {
+        RedisLockStore store = store();
+        List<String> keys = IntStream.range(0, 250).mapToObj(i -> "key:" + i).toList();
+        for (int i = 0; i < keys.size(); i += 10) {
+            store.tryAcquire(keys.subList(i, i + 10), ALICE, 60_000);
+        }
+        store.tryAcquire(List.of("fencing"), BOB, 0); // a caller's key that reads like the counter
+        redis.server().command("SET", "locks:something-else", "x");
+        redis.server().command("HSET", "locks:lock:not-a-lock", "field", "x");
+        redis.server().command("SET", "other:lock:k", "x");
+
+        List<RemoteLock> locks;
+        try (var monitor = new dev.locks.redis.test.RedisMonitor(redis.server())) {
+            locks = store.scan(7);
+            List<String> sent = monitor.commandsSent();
+            assertThat(sent).doesNotContain("keys").contains("scan");
+            assertThat(sent.stream().filter("evalsha"::equals)).as("one read per batch of 7").hasSize(36);
+        }
+
+        assertThat(locks).extracting(RemoteLock::key)
+                .containsExactlyInAnyOrderElementsOf(concat(keys, List.of("fencing")));
+        assertThat(locks).filteredOn(lock -> lock.key().startsWith("key:"))
+                .allSatisfy(lock -> assertThat(lock.ownerId()).isEqualTo(ALICE.id()));
+        assertThat(store.get("fencing").expiresAt()).isEqualTo(Instant.MAX);
+        assertThat(store.get("not-a-lock")).isNull();
+    }
+
+    @Test
+    void prefixWithGlobCharactersShouldBeMatchedLiterally() {
+        RedisLockStore odd = store(redis.connectionFactory(), "t[1]*?:", false);
+        RedisLockStore plain = store(redis.connectionFactory(), "t1x?:", false);
+        odd.tryAcquire(List.of("a"), ALICE, 10_000);
+        plain.tryAcquire(List.of("b"), ALICE, 10_000);
+
+        assertThat(odd.scan(10)).extracting(RemoteLock::key).containsExactly("a");
+        assertThat(plain.scan(10)).extracting(RemoteLock::key).containsExactly("b");
+        assertThat(odd.tryAcquire(List.of("b"), BOB, 10_000).isTaken()).as("prefixes are namespaces").isTrue();
+    }
+
+    @Test
+    void forceReleaseShouldRemoveAnyOwnersLockAndTellEveryNode() {
+        RedisLockStore store = store();
+        Queue<String> released = new ConcurrentLinkedQueue<>();
+        store.subscribe(released::add);
+        store.tryAcquire(List.of("k"), ALICE, 10_000);
+
+        assertThat(store.forceRelease("k")).isTrue();
+        assertThat(store.forceRelease("k")).isFalse();
+
+        assertThat(store.get("k")).isNull();
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(released).containsExactly("k"));
+    }
+
+    @Test
+    void releaseShouldReachTheOneSubscriptionOfEveryNode() {
+        RedisLockStore one = store();
+        RedisLockStore two = store(redis.newConnectionFactory(), "locks:", true);
+        Queue<String> seenByOne = new ConcurrentLinkedQueue<>();
+        Queue<String> seenByTwo = new ConcurrentLinkedQueue<>();
+        one.subscribe(seenByOne::add);
+        two.subscribe(seenByTwo::add);
+        String odd = "we:ird 12:key\nwith ünïcödé";
+        one.tryAcquire(List.of("a", odd), ALICE, 10_000);
+        two.tryAcquire(List.of("b"), BOB, 10_000);
+
+        one.release(owned(ALICE, "a", odd));
+        two.release(owned(BOB, "b"));
+        one.release(owned(ALICE, "a")); // lost: publishes nothing
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> {
+            assertThat(seenByOne).containsExactlyInAnyOrder("a", odd, "b");
+            assertThat(seenByTwo).containsExactlyInAnyOrder("a", odd, "b");
+        });
+        assertThat(redis.server().subscribers("locks:released")).as("one subscription per node").isEqualTo(2);
+        assertThatThrownBy(() -> one.subscribe(key -> { })).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void notifyOffShouldSubscribeToNothing() {
+        RedisLockStore store = store(redis.connectionFactory(), "locks:", false);
+
+        assertThat(store.subscribe(key -> { })).isFalse();
+
+        assertThat(redis.server().subscribers("locks:released")).isZero();
+    }
+
+    @Test
+    void closeShouldEndTheSubscription() {
+        RedisLockStore store = store();
+        store.subscribe(key -> { });
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.server().subscribers("locks:released") == 1);
+
+        store.close();
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> redis.server().subscribers("locks:released") == 0);
+    }
+
+    private static List<String> concat(List<String> first, List<String> second) {
+        List<String> all = new ArrayList<>(first);
+        all.addAll(second);
+        return all;
+    }
+
+    @SuppressWarnings("unused")
+    private static void unavailable(Runnable call, String what) {
+        assertThatThrownBy(call::run).isInstanceOf(LockUnavailableException.class).hasMessageContaining(what);
+    }
+}

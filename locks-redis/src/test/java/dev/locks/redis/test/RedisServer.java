@@ -1,0 +1,209 @@
+package dev.locks.redis.test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@code redis-server} process of a test's own, on a free loopback port, without persistence: started,
+ * stopped (SIGTERM, or SIGKILL) and restarted on the same port by the test. Never the machine's Redis on
+ * 6379. Servers still running when the JVM exits are killed by a shutdown hook.
+ */
+public final class RedisServer implements AutoCloseable {
+
+    private static final Duration START_TIMEOUT = Duration.ofSeconds(10);
+    private static final Set<RedisServer> RUNNING = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(RedisServer::kill), "redis-server-reaper"));
+    }
+
+    private final Path dir;
+    private int port;
+    private Process process;
+
+    private RedisServer(Path dir) {
+        this.dir = dir;
+    }
+
+    /** Starts a server on a free loopback port and returns once it answers {@code PING}. */
+    public static RedisServer start() {
+        RedisServer server;
+        try {
+            server = new RedisServer(Files.createTempDirectory("redis-test-"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        IllegalStateException failure = null;
+        for (int tries = 0; tries < 5; tries++) { // another process may take the free port before we do
+            server.port = freePort();
+            try {
+                server.launch();
+                return server;
+            } catch (IllegalStateException e) {
+                failure = e;
+            }
+        }
+        throw failure;
+    }
+
+    public int port() {
+        return port;
+    }
+
+    public long pid() {
+        Process running = process;
+        if (running == null) {
+            throw new IllegalStateException("redis-server on port " + port + " is not running");
+        }
+        return running.pid();
+    }
+
+    public boolean isRunning() {
+        Process running = process;
+        return running != null && running.isAlive();
+    }
+
+    /** Stops the server gracefully (SIGTERM to its pid), or with SIGKILL if it lingers; its data is gone. */
+    public synchronized void stop() {
+        if (process == null) {
+            return;
+        }
+        ProcessHandle handle = ProcessHandle.of(process.pid()).orElse(null);
+        if (handle != null) {
+            handle.destroy();
+            try {
+                handle.onExit().get(5, TimeUnit.SECONDS);
+            } catch (Exception e) {
+                handle.destroyForcibly();
+            }
+        }
+        await(process);
+    }
+
+    /** Kills the server at once (SIGKILL to its pid), as a crash would. */
+    public synchronized void kill() {
+        if (process == null) {
+            return;
+        }
+        ProcessHandle.of(process.pid()).ifPresent(ProcessHandle::destroyForcibly);
+        await(process);
+    }
+
+    /** Starts the server again on the same port (stopping it first if it runs), empty. */
+    public synchronized void restart() {
+        stop();
+        launch();
+    }
+
+    /** Sends one command on a fresh connection and returns the reply ({@link RespClient}). */
+    public Object command(String... args) {
+        return RespClient.call(port, args);
+    }
+
+    public void flushAll() {
+        command("FLUSHALL");
+    }
+
+    /** {@code INFO commandstats} as command name to number of calls (script-internal calls included). */
+    public Map<String, Long> commandCalls() {
+        Map<String, Long> calls = new HashMap<>();
+        for (String line : ((String) command("INFO", "commandstats")).split("\r\n")) {
+            if (line.startsWith("cmdstat_")) {
+                String name = line.substring("cmdstat_".length(), line.indexOf(':'));
+                String stats = line.substring(line.indexOf(':') + 1);
+                for (String stat : stats.split(",")) {
+                    if (stat.startsWith("calls=")) {
+                        calls.put(name, Long.parseLong(stat.substring("calls=".length())));
+                    }
+                }
+            }
+        }
+        return calls;
+    }
+
+    /** {@code PUBSUB NUMSUB channel}: how many connections subscribe to {@code channel}. */
+    public long subscribers(String channel) {
+        List<?> reply = (List<?>) command("PUBSUB", "NUMSUB", channel);
+        return (Long) reply.get(1);
+    }
+
+    @Override
+    public synchronized void close() {
+        stop();
+        RUNNING.remove(this);
+    }
+
+    private synchronized void launch() {
+        ProcessBuilder builder = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
+                "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--daemonize", "no",
+                "--dir", dir.toString())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()));
+        try {
+            process = builder.start();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run redis-server (is it installed? .ci/run installs it)", e);
+        }
+        RUNNING.add(this);
+        long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!process.isAlive()) {
+                process = null;
+                throw new IllegalStateException("redis-server exited at start on port " + port + "; see " + dir);
+            }
+            try {
+                if ("PONG".equals(RespClient.call(port, "PING"))) {
+                    return;
+                }
+            } catch (RuntimeException notYet) {
+                // not listening yet
+            }
+            sleep(20);
+        }
+        kill();
+        throw new IllegalStateException("redis-server did not answer PING on port " + port + " within " + START_TIMEOUT);
+    }
+
+    private void await(Process exiting) {
+        try {
+            if (!exiting.waitFor(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("redis-server " + exiting.pid() + " did not exit");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        process = null;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "redis-server on 127.0.0.1:" + port + (isRunning() ? " (pid " + pid() + ")" : " (stopped)");
+    }
+}
