@@ -8,6 +8,8 @@ import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.AcquireResult;
 import dev.locks.LocksObserver.Remover;
+import dev.locks.LocksObserver.StaleReason;
+import dev.locks.spi.RemoteLockStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,12 +18,19 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
  * The lock algorithm over a {@link LockTable}: all-or-nothing attempts in sorted key order, re-entry,
  * fencing tokens, waiting (woken on release, with the retry interval as the fallback), retries and wait
  * time, stale-lock cleanup on demand and by sweeps, and the watchdog. Not an API: backends wrap it.
+ *
+ * <p>With a {@link RemoteLockStore} (a distributed backend), the table holds this node's locks: a lease first
+ * takes its keys in the table (threads of one node contend in memory; re-entry costs no round trip), then
+ * takes the new ones in the store in one round trip, whose fencing token it gets. Releases, renewals and the
+ * removal of a dead owner's locks go to the store too; waiters for keys held on other nodes are woken by
+ * the store's release notifications.
  */
 public final class LockEngine implements AutoCloseable {
 
@@ -62,20 +71,29 @@ public final class LockEngine implements AutoCloseable {
     private final FencingTokens tokens = new FencingTokens();
     private final Maintenance maintenance;
     private final Watchdog watchdog;
+    private final RemoteLocks remote;
     private volatile boolean closed;
 
+    /** An engine whose table is the whole truth: the in-memory backend. */
     public LockEngine(Settings settings) {
+        this(settings, null);
+    }
+
+    /** An engine in front of a shared store, for a distributed backend; {@code store} may be null. */
+    public LockEngine(Settings settings, RemoteLockStore store) {
         this.settings = settings;
         this.clock = settings.clock();
         this.observer = settings.observer();
         this.observing = observer != LocksObserver.NONE;
-        this.table = new LockTable(observer);
+        this.table = new LockTable(this::staleRemoved);
+        this.remote = store == null ? null : new RemoteLocks(store, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
         if (!settings.cleanupInterval().isZero()) {
             maintenance.every(settings.cleanupInterval(), this::sweep);
         }
         if (settings.watchdog()) {
-            watchdog = new Watchdog(table, clock, maintenance, timeoutNanos(settings.defaults()));
+            watchdog = new Watchdog(table, clock, maintenance, this::renew, settings.batchSize(),
+                    timeoutNanos(settings.defaults()));
             watchdog.start();
         } else {
             watchdog = null;
@@ -84,6 +102,10 @@ public final class LockEngine implements AutoCloseable {
 
     public AcquireOptions defaultOptions() {
         return settings.defaults();
+    }
+
+    public String backend() {
+        return settings.backend();
     }
 
     LocksClock clock() {
@@ -103,14 +125,13 @@ public final class LockEngine implements AutoCloseable {
         boolean interrupted = false;
         try {
             Waiter waiter = null;
-            LockEntry waitingOn = null;
             for (int attempt = 0; ; attempt++) {
                 Object outcome = attempt(sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos);
                 if (outcome instanceof TableLease lease) {
                     observe(AcquireResult.ACQUIRED, start);
                     return lease;
                 }
-                LockEntry blocker = (LockEntry) outcome;
+                Blocker blocker = (Blocker) outcome;
                 long pause = pauseNanos(options, attempt, start);
                 if (pause < 0) {
                     throw timeout(sorted, attempt + 1, start, options, blocker);
@@ -118,12 +139,11 @@ public final class LockEngine implements AutoCloseable {
                 if (pause == 0) {
                     continue;
                 }
-                if (blocker != waitingOn) {
-                    waiter = new Waiter(Thread.currentThread());
-                    waitingOn = blocker;
-                    if (!blocker.addWaiter(waiter)) {
-                        continue; // released meanwhile: that is the early wake-up
-                    }
+                if (waiter == null || waiter.isSignalled() || !blocker.key().equals(waiter.key)) {
+                    waiter = new Waiter(Thread.currentThread(), blocker.key());
+                }
+                if (!blocker.addWaiter(waiter)) {
+                    continue; // released meanwhile: that is the early wake-up
                 }
                 interrupted |= waiter.await(pause);
             }
@@ -167,24 +187,53 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * One all-or-nothing pass over the sorted keys.
+     * One all-or-nothing pass over the sorted keys: in the table, then (the new ones) in the remote store.
      *
-     * @return the lease, or the live entry that blocked the pass (everything taken so far is rolled back)
+     * @return the lease, or the {@link Blocker} that stopped the pass (everything taken is rolled back)
      */
     private Object attempt(String[] keys, long nowNanos, long timeoutNanos) {
         Thread caller = Thread.currentThread();
-        TableLease lease = new TableLease(this, keys, nowNanos);
+        TableLease lease = new TableLease(this, keys, nowNanos, remote == null ? null : remote.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             LockEntry blocker = table.take(keys[i], caller, lease, i, nowNanos, timeoutNanos);
             if (blocker != null) {
-                for (int taken = 0; taken < i; taken++) {
-                    table.drop(lease.entries[taken]);
-                }
+                rollback(lease, i);
                 return blocker;
             }
         }
-        lease.token = tokenFor(lease);
+        if (remote == null) {
+            lease.token = tokenFor(lease);
+            return lease;
+        }
+        Blocker blocker;
+        try {
+            blocker = remote.take(lease, timeoutNanos);
+        } catch (RuntimeException | Error e) {
+            rollback(lease, keys.length);
+            throw e;
+        }
+        if (blocker != null) {
+            rollback(lease, keys.length);
+            return blocker;
+        }
+        if (lease.token == 0) {
+            lease.token = highestToken(lease); // only re-entered keys: no round trip
+        }
         return lease;
+    }
+
+    private void rollback(TableLease lease, int taken) {
+        for (int i = 0; i < taken; i++) {
+            table.drop(lease.entries[i]);
+        }
+    }
+
+    private static long highestToken(TableLease lease) {
+        long highest = 0;
+        for (LockEntry entry : lease.entries) {
+            highest = Math.max(highest, entry.token());
+        }
+        return highest;
     }
 
     /**
@@ -213,13 +262,60 @@ public final class LockEngine implements AutoCloseable {
         return token;
     }
 
-    /** Releases what {@code lease} holds; called once per lease, from any thread. */
+    /**
+     * Releases what {@code lease} holds; called once per lease, from any thread. With a remote store, the
+     * keys whose last hold went are released there first (one round trip), then in the table, so that a
+     * local waiter woken by the table finds the key free in the store too.
+     */
     void release(TableLease lease) {
+        if (remote == null) {
+            for (LockEntry entry : lease.entries) {
+                if (entry.isLost()) {
+                    observer.onLeaseLost(entry.key());
+                }
+                table.drop(entry);
+            }
+            return;
+        }
+        List<LockEntry> last = new ArrayList<>(lease.entries.length);
         for (LockEntry entry : lease.entries) {
             if (entry.isLost()) {
-                observer.onLeaseLost(entry.key);
+                observer.onLeaseLost(entry.key());
             }
-            table.drop(entry);
+            if (entry.dropHold() == 0) {
+                last.add(entry);
+            }
+        }
+        List<LockEntry> stillOurs = last.stream().filter(entry -> !entry.isLost()).toList();
+        Set<String> lost = remote.release(stillOurs);
+        for (LockEntry entry : stillOurs) {
+            if (lost.contains(entry.key())) {
+                observer.onLeaseLost(entry.key());
+            }
+        }
+        last.forEach(table::removeReleased);
+    }
+
+    /** A stale entry left the table: count it, and free it in the store when it was taken there. */
+    private void staleRemoved(LockEntry entry, StaleReason reason, Remover by) {
+        observer.onStaleRemoved(reason, by);
+        if (remote != null && by == Remover.ACQUIRE && entry.token() != 0) {
+            remote.release(List.of(entry));
+        }
+    }
+
+    /** The watchdog's renewal of a batch: in the table, then in the store; losses there mark the lease. */
+    private void renew(List<LockEntry> batch, long nowNanos) {
+        for (LockEntry entry : batch) {
+            table.renew(entry, nowNanos);
+        }
+        if (remote != null) {
+            Set<String> lost = remote.renew(batch);
+            for (LockEntry entry : batch) {
+                if (lost.contains(entry.key())) {
+                    entry.markLost();
+                }
+            }
         }
     }
 
@@ -243,16 +339,27 @@ public final class LockEngine implements AutoCloseable {
     }
 
     private LockTimeoutException timeout(String[] keys, int attempts, long start, AcquireOptions options,
-            LockEntry blocker) {
+            Blocker blocker) {
         Duration elapsed = Duration.ofNanos(clock.nanoTime() - start);
         Optional<Duration> waitTime = options.waitTime();
-        String held = "'" + blocker.key + "' is held by " + blocker.ownerDescription() + " since "
-                + clock.toInstant(blocker.acquiredNanos) + ". ";
+        String held = "'" + blocker.key() + "' is held by " + holder(blocker) + ". ";
         String advice = waitTime.isPresent() && elapsed.compareTo(waitTime.get()) >= 0
                 ? "Raise the wait time (now " + waitTime.get() + "; locks.wait-time or @Locked(waitTime))."
                 : "Raise the retries (now " + options.retries().getAsInt()
                         + "; locks.retries or @Locked(retries)) or set a wait time (locks.wait-time).";
         return new LockTimeoutException(List.of(keys), attempts, elapsed, held + advice);
+    }
+
+    private String holder(Blocker blocker) {
+        if (blocker instanceof LockEntry entry) {
+            return entry.ownerDescription() + " since " + clock.toInstant(entry.acquiredNanos);
+        }
+        try {
+            return heldLock(blocker.key()).map(lock -> lock.owner() + " since " + lock.acquiredAt())
+                    .orElse("another node");
+        } catch (RuntimeException e) {
+            return "another node";
+        }
     }
 
     private void observe(AcquireResult result, long start) {
@@ -261,8 +368,14 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
-    /** See {@link dev.locks.LockRegistry#heldLocks()}: sorted by key; keys being taken are left out. */
+    /**
+     * See {@link dev.locks.LockRegistry#heldLocks()}: sorted by key; keys being taken are left out. With a
+     * remote store, every node's locks, read from the store in batches.
+     */
     public List<HeldLock> heldLocks() {
+        if (remote != null) {
+            return remote.heldLocks(settings.batchSize(), table);
+        }
         Snapshot snapshot = new Snapshot(clock);
         List<HeldLock> held = new ArrayList<>(table.size());
         for (LockEntry entry : table.entries()) {
@@ -276,10 +389,15 @@ public final class LockEngine implements AutoCloseable {
     }
 
     public Optional<HeldLock> heldLock(String key) {
-        LockEntry entry = table.get(Keys.requireValid(key, 0));
+        Keys.requireValid(key, 0);
+        if (remote != null) {
+            return remote.heldLock(key, table);
+        }
+        LockEntry entry = table.get(key);
         return entry == null ? Optional.empty() : Optional.ofNullable(new Snapshot(clock).of(entry));
     }
 
+    /** How many keys this node holds (with a remote store, other nodes' locks are not counted). */
     public int heldCount() {
         return table.size();
     }
@@ -303,18 +421,22 @@ public final class LockEngine implements AutoCloseable {
 
     private int sweep(List<LockEntry> batch) {
         long now = clock.nanoTime();
-        int removed = 0;
+        List<LockEntry> removed = new ArrayList<>();
         for (LockEntry entry : batch) {
             if (entry.staleReason(now) != null && table.removeIfStale(entry, now, Remover.SWEEP)) {
-                removed++;
+                removed.add(entry);
             }
         }
-        return removed;
+        if (remote != null) {
+            remote.release(removed.stream().filter(entry -> entry.token() != 0).toList());
+        }
+        return removed.size();
     }
 
-    /** See {@link dev.locks.LockRegistry#forceRelease(String)}. */
+    /** See {@link dev.locks.LockRegistry#forceRelease(String)}: with a remote store, on whatever node holds it. */
     public boolean forceRelease(String key) {
-        return table.forceRemove(Keys.requireValid(key, 0));
+        boolean here = table.forceRemove(Keys.requireValid(key, 0));
+        return remote == null ? here : remote.forceRelease(key) || here;
     }
 
     /** Runs one watchdog pass now (tests; the watchdog runs by itself when enabled). */
@@ -324,11 +446,29 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
-    /** Stops the sweep and the watchdog; later acquires fail. Held leases can still be closed. */
+    /**
+     * Stops the sweep and the watchdog; later acquires fail. Held leases can still be closed. With a remote
+     * store, the watchdog stops first (a renewal after the release would resurrect a lock), then this node's
+     * locks are released in the store, so that other nodes need not wait for them to expire.
+     */
     @Override
     public void close() {
         closed = true;
         maintenance.close();
+        if (remote != null) {
+            List<LockEntry> held = new ArrayList<>();
+            for (LockEntry entry : table.entries()) {
+                if (entry.token() != 0 && !entry.isLost() && table.forceRemove(entry.key())) {
+                    held.add(entry);
+                    if (held.size() == settings.batchSize()) {
+                        remote.release(held);
+                        held.clear();
+                    }
+                }
+            }
+            remote.release(held);
+            remote.close();
+        }
     }
 
     private void ensureOpen() {
@@ -358,7 +498,7 @@ public final class LockEngine implements AutoCloseable {
                 return null;
             }
             long expires = entry.expiresNanos();
-            return new HeldLock(entry.key, entry.ownerDescription(), token, at(entry.acquiredNanos),
+            return new HeldLock(entry.key(), entry.ownerDescription(), token, at(entry.acquiredNanos),
                     expires == Long.MAX_VALUE ? Instant.MAX : at(expires),
                     entry.isLost() || entry.staleReason(nowNanos) != null);
         }

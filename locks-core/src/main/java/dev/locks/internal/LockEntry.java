@@ -12,7 +12,7 @@ import java.lang.invoke.VarHandle;
  * writes stay plain (the table publishes the entry safely) and the uncontended path pays no fences it
  * does not need.
  */
-final class LockEntry {
+final class LockEntry implements Blocker {
 
     /** The {@link #waiters} value once the entry has left the table: late waiters retry at once. */
     private static final Object RELEASED = new Object();
@@ -38,7 +38,7 @@ final class LockEntry {
         }
     }
 
-    final String key;
+    private final String key;
     final Thread acquirer;
     final TableLease creator;
     final long acquiredNanos;
@@ -65,6 +65,11 @@ final class LockEntry {
     /** {@code now + timeout}, saturating at {@link Long#MAX_VALUE} (never). */
     static long deadline(long nowNanos, long timeoutNanos) {
         return timeoutNanos >= Long.MAX_VALUE - Math.max(nowNanos, 0) ? Long.MAX_VALUE : nowNanos + timeoutNanos;
+    }
+
+    @Override
+    public String key() {
+        return key;
     }
 
     /** Whether {@code thread} may re-enter this entry: it took it and has not handed it to async work. */
@@ -147,14 +152,19 @@ final class LockEntry {
      *
      * @return false when it already has: try again at once
      */
-    boolean addWaiter(Waiter waiter) {
+    @Override
+    public boolean addWaiter(Waiter waiter) {
         for (;;) {
             Object current = WAITERS.getVolatile(this);
             if (current == RELEASED) {
                 return false;
             }
+            if (waiter.list == this) {
+                return true; // still waiting here since an earlier attempt
+            }
             waiter.next = (Waiter) current;
             if (WAITERS.compareAndSet(this, current, waiter)) {
+                waiter.list = this;
                 return true;
             }
         }

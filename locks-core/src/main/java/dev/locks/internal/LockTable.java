@@ -1,6 +1,5 @@
 package dev.locks.internal;
 
-import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.Remover;
 import dev.locks.LocksObserver.StaleReason;
 import java.util.Collection;
@@ -12,11 +11,17 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class LockTable {
 
-    private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
-    private final LocksObserver observer;
+    /** Told of every stale entry removed. */
+    @FunctionalInterface
+    interface StaleRemovals {
+        void removed(LockEntry entry, StaleReason reason, Remover by);
+    }
 
-    LockTable(LocksObserver observer) {
-        this.observer = observer;
+    private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+    private final StaleRemovals staleRemovals;
+
+    LockTable(StaleRemovals staleRemovals) {
+        this.staleRemovals = staleRemovals;
     }
 
     /**
@@ -59,9 +64,14 @@ final class LockTable {
     /** Drops one hold of {@code entry}; the last one removes it from the table and wakes its waiters. */
     void drop(LockEntry entry) {
         if (entry.dropHold() == 0) {
-            entries.remove(entry.key, entry);
-            entry.wakeWaiters();
+            removeReleased(entry);
         }
+    }
+
+    /** Removes an entry whose last hold was dropped, and wakes its waiters. */
+    void removeReleased(LockEntry entry) {
+        entries.remove(entry.key(), entry);
+        entry.wakeWaiters();
     }
 
     /**
@@ -75,13 +85,13 @@ final class LockTable {
         StaleReason reason;
         synchronized (entry) {
             reason = entry.staleReason(nowNanos);
-            if (reason == null || !entries.remove(entry.key, entry)) {
+            if (reason == null || !entries.remove(entry.key(), entry)) {
                 return false;
             }
             entry.markLost();
         }
         entry.wakeWaiters();
-        observer.onStaleRemoved(reason, by);
+        staleRemovals.removed(entry, reason, by);
         return true;
     }
 

@@ -28,15 +28,18 @@ final class TableLease implements Lease {
     final String[] keys;
     final LockEntry[] entries;
     final long acquiredNanos;
+    /** Who owns this lease's keys in a remote store; {@code null} without one. */
+    final String ownerId;
     /** Set once all keys are taken, before the lease is handed out. */
     long token;
     private boolean closed;
 
-    TableLease(LockEngine engine, String[] keys, long acquiredNanos) {
+    TableLease(LockEngine engine, String[] keys, long acquiredNanos, String ownerId) {
         this.engine = engine;
         this.keys = keys;
         this.entries = new LockEntry[keys.length];
         this.acquiredNanos = acquiredNanos;
+        this.ownerId = ownerId;
     }
 
     @Override

@@ -1,6 +1,8 @@
 package dev.locks.internal;
 
 import dev.locks.LocksClock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -12,18 +14,29 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Watchdog {
 
+    /** Renews a batch of entries: in the table, and in the remote store where there is one. */
+    @FunctionalInterface
+    interface Renewer {
+        void renew(List<LockEntry> batch, long nowNanos);
+    }
+
     private static final long MIN_PERIOD_NANOS = 1_000_000L;
 
     private final LockTable table;
     private final LocksClock clock;
     private final Maintenance maintenance;
+    private final Renewer renewer;
+    private final int batchSize;
     private final AtomicLong periodNanos;
     private final AtomicInteger generation = new AtomicInteger();
 
-    Watchdog(LockTable table, LocksClock clock, Maintenance maintenance, long defaultTimeoutNanos) {
+    Watchdog(LockTable table, LocksClock clock, Maintenance maintenance, Renewer renewer, int batchSize,
+            long defaultTimeoutNanos) {
         this.table = table;
         this.clock = clock;
         this.maintenance = maintenance;
+        this.renewer = renewer;
+        this.batchSize = batchSize;
         this.periodNanos = new AtomicLong(periodFor(defaultTimeoutNanos));
     }
 
@@ -53,14 +66,23 @@ final class Watchdog {
         }
     }
 
-    /** One pass over the table. */
+    /** One pass over the table, renewing in batches. */
     void renewLiveLocks() {
         long now = clock.nanoTime();
+        List<LockEntry> batch = new ArrayList<>();
         for (LockEntry entry : table.entries()) {
-            if (entry.timeoutNanos != Long.MAX_VALUE && !entry.isDetached() && entry.acquirer.isAlive()
+            if (entry.timeoutNanos != Long.MAX_VALUE && !entry.isDetached() && !entry.isLost()
+                    && entry.token() != 0 && entry.acquirer.isAlive()
                     && entry.expiresNanos() - now < entry.timeoutNanos - entry.timeoutNanos / 3) {
-                table.renew(entry, now);
+                batch.add(entry);
+                if (batch.size() == batchSize) {
+                    renewer.renew(batch, now);
+                    batch = new ArrayList<>();
+                }
             }
+        }
+        if (!batch.isEmpty()) {
+            renewer.renew(batch, now);
         }
     }
 

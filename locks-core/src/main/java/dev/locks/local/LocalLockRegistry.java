@@ -1,20 +1,15 @@
 package dev.locks.local;
 
 import dev.locks.AcquireOptions;
-import dev.locks.HeldLock;
-import dev.locks.Lease;
-import dev.locks.LockRegistry;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
+import dev.locks.internal.EngineLockRegistry;
 import dev.locks.internal.LockEngine;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
-import java.util.Optional;
-import java.util.function.Supplier;
 
 /**
- * The in-memory {@link LockRegistry}: a lock table in this JVM (descended from Nebulex.Locks' ETS table).
+ * The in-memory {@link dev.locks.LockRegistry}: a lock table in this JVM (descended from Nebulex.Locks' ETS table).
  *
  * <ul>
  *   <li>An uncontended acquire is a {@code putIfAbsent} per key and costs about what that costs: no global
@@ -31,13 +26,11 @@ import java.util.function.Supplier;
  *
  * <p>Thread-safe. Build one per application and share it.
  */
-public final class LocalLockRegistry implements LockRegistry, AutoCloseable {
-
-    private final LockEngine engine;
+public final class LocalLockRegistry extends EngineLockRegistry {
 
     private LocalLockRegistry(Builder builder) {
-        this.engine = new LockEngine(new LockEngine.Settings("local", builder.defaultOptions,
-                builder.cleanupInterval, builder.cleanupBatchSize, builder.watchdog, builder.clock, builder.observer));
+        super(new LockEngine.Settings("local", builder.defaultOptions, builder.cleanupInterval,
+                builder.cleanupBatchSize, builder.watchdog, builder.clock, builder.observer), null);
     }
 
     /** A registry with every default: {@link AcquireOptions#defaults()}, a sweep every 5 minutes. */
@@ -49,65 +42,10 @@ public final class LocalLockRegistry implements LockRegistry, AutoCloseable {
         return new Builder();
     }
 
-    @Override
-    public Lease acquire(Collection<String> keys) {
-        return engine.acquire(keys, engine.defaultOptions());
-    }
-
-    @Override
-    public Lease acquire(Collection<String> keys, AcquireOptions options) {
-        return engine.acquire(keys, options);
-    }
-
-    @Override
-    public Optional<Lease> tryAcquire(Collection<String> keys) {
-        return engine.tryAcquire(keys);
-    }
-
-    @Override
-    public <T> T withLocks(Collection<String> keys, Supplier<T> action) {
-        return engine.withLocks(keys, action);
-    }
-
-    @Override
-    public AcquireOptions defaultOptions() {
-        return engine.defaultOptions();
-    }
-
-    @Override
-    public List<HeldLock> heldLocks() {
-        return engine.heldLocks();
-    }
-
-    @Override
-    public Optional<HeldLock> heldLock(String key) {
-        return engine.heldLock(key);
-    }
-
-    @Override
-    public int heldCount() {
-        return engine.heldCount();
-    }
-
-    @Override
-    public int sweep() {
-        return engine.sweep();
-    }
-
-    @Override
-    public boolean forceRelease(String key) {
-        return engine.forceRelease(key);
-    }
-
-    @Override
-    public String backend() {
-        return "local";
-    }
-
     /** Stops the periodic sweep and the watchdog; later acquires throw {@link IllegalStateException}. */
     @Override
     public void close() {
-        engine.close();
+        super.close();
     }
 
     /** Builds a {@link LocalLockRegistry}; every setting has a default. */

@@ -17,10 +17,10 @@ class LockTableTest {
     private final ManualClock clock = new ManualClock();
     private final LockEngine engine = new LockEngine(new LockEngine.Settings("local", AcquireOptions.defaults(),
             Duration.ZERO, 100, false, clock, LocksObserver.NONE));
-    private final LockTable table = new LockTable(LocksObserver.NONE);
+    private final LockTable table = new LockTable((entry, reason, by) -> { });
 
     private LockEntry take(String key, long timeoutNanos) {
-        TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime());
+        TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime(), null);
         assertThat(table.take(key, Thread.currentThread(), lease, 0, clock.nanoTime(), timeoutNanos)).isNull();
         return lease.entries[0];
     }
@@ -56,14 +56,14 @@ class LockTableTest {
     @Test
     void releasedEntryShouldTurnLateWaitersAway() {
         LockEntry entry = take("k", SECOND);
-        Waiter early = new Waiter(Thread.currentThread());
+        Waiter early = new Waiter(Thread.currentThread(), "k");
         assertThat(entry.addWaiter(early)).isTrue();
 
         table.drop(entry);
 
         assertThat(table.get("k")).isNull();
         assertThat(early.await(0)).isFalse();
-        assertThat(entry.addWaiter(new Waiter(Thread.currentThread()))).isFalse();
+        assertThat(entry.addWaiter(new Waiter(Thread.currentThread(), "k"))).isFalse();
     }
 
     @Test

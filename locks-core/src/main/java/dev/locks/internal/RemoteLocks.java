@@ -1,0 +1,191 @@
+package dev.locks.internal;
+
+import dev.locks.HeldLock;
+import dev.locks.LockUnavailableException;
+import dev.locks.LocksClock;
+import dev.locks.spi.RemoteLockStore;
+import dev.locks.spi.RemoteLockStore.Attempt;
+import dev.locks.spi.RemoteLockStore.Ownership;
+import dev.locks.spi.RemoteLockStore.RemoteLock;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The engine's side of a {@link RemoteLockStore}: takes in the store the keys a lease took in the node's
+ * table, releases and renews them, and turns the store's release notifications into wake-ups.
+ */
+final class RemoteLocks implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RemoteLocks.class.getName());
+
+    private final RemoteLockStore store;
+    private final LocksClock clock;
+    private final String node;
+    private final String nodeId;
+    private final AtomicLong leases = new AtomicLong();
+    private final RemoteWaiters waiters = new RemoteWaiters();
+    private final boolean notified;
+
+    RemoteLocks(RemoteLockStore store, LocksClock clock) {
+        this.store = store;
+        this.clock = clock;
+        this.node = ProcessHandle.current().pid() + "@" + hostName();
+        this.nodeId = node + "/" + UUID.randomUUID().toString().substring(0, 8);
+        this.notified = store.subscribe(waiters::released);
+    }
+
+    /** A new owner id, unique across nodes. */
+    String newOwnerId() {
+        return nodeId + ":" + leases.incrementAndGet();
+    }
+
+    /**
+     * Takes in the store the keys that {@code lease} took in the table (not those it re-entered), and gives
+     * the lease and its new entries the store's fencing token.
+     *
+     * @return {@code null} when taken (or nothing was new), else what blocks: the caller rolls back
+     */
+    Blocker take(TableLease lease, long timeoutNanos) {
+        List<String> created = new ArrayList<>(lease.keys.length);
+        for (LockEntry entry : lease.entries) {
+            if (entry.creator == lease) {
+                created.add(entry.key());
+            }
+        }
+        if (created.isEmpty()) {
+            return null;
+        }
+        long[] epochs = new long[created.size()];
+        for (int i = 0; i < epochs.length; i++) {
+            epochs[i] = waiters.epoch(created.get(i));
+        }
+        RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId,
+                Thread.currentThread().getName() + " @ " + node);
+        Attempt attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos));
+        if (attempt.isTaken()) {
+            lease.token = attempt.token();
+            for (LockEntry entry : lease.entries) {
+                if (entry.creator == lease) {
+                    entry.token(attempt.token());
+                }
+            }
+            return null;
+        }
+        String held = attempt.heldKey();
+        int index = created.indexOf(held);
+        return notified ? waiters.blocker(held, index < 0 ? -1 : epochs[index]) : polling(held);
+    }
+
+    /**
+     * Releases entries whose last local hold went. An unreachable store is logged: its leases expire.
+     *
+     * @return the keys the store says their owner no longer held
+     */
+    Set<String> release(Collection<LockEntry> entries) {
+        if (entries.isEmpty()) {
+            return Set.of();
+        }
+        try {
+            return store.release(ownerships(entries));
+        } catch (LockUnavailableException e) {
+            LOG.log(Level.WARNING, () -> "could not release " + keys(entries)
+                    + " in the lock store; they expire after their lock timeout", e);
+            return Set.of();
+        }
+    }
+
+    /** Renews live entries in the store; returns the keys lost meanwhile (empty when unreachable: retried). */
+    Set<String> renew(List<LockEntry> entries) {
+        try {
+            return store.renew(ownerships(entries));
+        } catch (LockUnavailableException e) {
+            LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store", e);
+            return Set.of();
+        }
+    }
+
+    /** Every lock in the store; this node's stale ones (dead owner) flagged from the table. */
+    List<HeldLock> heldLocks(int batchSize, LockTable table) {
+        Instant now = clock.instant();
+        long nowNanos = clock.nanoTime();
+        List<HeldLock> held = new ArrayList<>();
+        for (RemoteLock lock : store.scan(batchSize)) {
+            held.add(toHeldLock(lock, table, now, nowNanos));
+        }
+        held.sort(Comparator.comparing(HeldLock::key));
+        return held;
+    }
+
+    Optional<HeldLock> heldLock(String key, LockTable table) {
+        RemoteLock lock = store.get(key);
+        return lock == null ? Optional.empty()
+                : Optional.of(toHeldLock(lock, table, clock.instant(), clock.nanoTime()));
+    }
+
+    boolean forceRelease(String key) {
+        return store.forceRelease(key);
+    }
+
+    private HeldLock toHeldLock(RemoteLock lock, LockTable table, Instant now, long nowNanos) {
+        LockEntry local = table.get(lock.key());
+        boolean staleHere = local != null && lock.ownerId().equals(local.creator.ownerId)
+                && local.staleReason(nowNanos) != null;
+        return new HeldLock(lock.key(), lock.ownerDescription(), lock.token(), lock.acquiredAt(), lock.expiresAt(),
+                staleHere || !lock.expiresAt().isAfter(now));
+    }
+
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private static List<Ownership> ownerships(Collection<LockEntry> entries) {
+        List<Ownership> ownerships = new ArrayList<>(entries.size());
+        for (LockEntry entry : entries) {
+            long lease = entry.timeoutNanos == Long.MAX_VALUE ? 0 : leaseMillis(entry.timeoutNanos);
+            ownerships.add(new Ownership(entry.key(), entry.creator.ownerId, lease));
+        }
+        return ownerships;
+    }
+
+    private static List<String> keys(Collection<LockEntry> entries) {
+        return entries.stream().map(LockEntry::key).toList();
+    }
+
+    /** Whole milliseconds, rounded up; 0 for no expiry. */
+    static long leaseMillis(long timeoutNanos) {
+        return timeoutNanos == Long.MAX_VALUE ? 0 : Math.max(1, (timeoutNanos + 999_999) / 1_000_000);
+    }
+
+    /** With notification off, a waiter simply sleeps its (jittered) retry interval. */
+    private static Blocker polling(String key) {
+        return new Blocker() {
+            @Override
+            public String key() {
+                return key;
+            }
+
+            @Override
+            public boolean addWaiter(Waiter waiter) {
+                return true;
+            }
+        };
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "unknown-host";
+        }
+    }
+}

@@ -1,0 +1,273 @@
+package dev.locks.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.AcquireOptions;
+import dev.locks.HeldLock;
+import dev.locks.Lease;
+import dev.locks.LockUnavailableException;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.contract.Threads;
+import dev.locks.test.InMemoryLockServer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine in front of a shared store, with several nodes (engines) on one in-memory server: what a
+ * distributed backend gets from the core without writing it again.
+ */
+class RemoteStoreEngineTest {
+
+    private static final AcquireOptions DEFAULTS = AcquireOptions.defaults();
+
+    private final InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
+    private final Threads threads = new Threads();
+    private final List<EngineLockRegistry> nodes = new ArrayList<>();
+    private final AtomicInteger lost = new AtomicInteger();
+
+    private EngineLockRegistry node(boolean notify, boolean watchdog) {
+        LocksObserver observer = new LocksObserver() {
+            @Override
+            public void onLeaseLost(String key) {
+                lost.incrementAndGet();
+            }
+        };
+        EngineLockRegistry node = new EngineLockRegistry(new LockEngine.Settings("shared", DEFAULTS, Duration.ZERO,
+                100, watchdog, LocksClock.system(), observer), server.node(notify)) {
+        };
+        nodes.add(node);
+        return node;
+    }
+
+    private EngineLockRegistry node() {
+        return node(true, false);
+    }
+
+    @AfterEach
+    void tearDown() {
+        threads.close();
+        nodes.forEach(EngineLockRegistry::close);
+    }
+
+    @Test
+    void nodesShouldExcludeEachOther() {
+        EngineLockRegistry a = node();
+        EngineLockRegistry b = node();
+
+        Lease lease = a.acquire(List.of("k"));
+        assertThat(b.tryAcquire(List.of("k"))).isEmpty();
+        assertThat(b.heldLocks()).extracting(HeldLock::key).containsExactly("k");
+        assertThat(b.heldLock("k").orElseThrow().owner()).contains(Thread.currentThread().getName(), "@");
+        lease.close();
+
+        Optional<Lease> taken = b.tryAcquire(List.of("k"));
+        assertThat(taken).isPresent();
+        assertThat(taken.get().fencingToken()).isGreaterThan(lease.fencingToken());
+        taken.get().close();
+    }
+
+    @Test
+    void waiterOnAnotherNodeShouldBeWokenByTheReleaseNotification() throws Exception {
+        EngineLockRegistry a = node();
+        EngineLockRegistry b = node();
+        Lease held = a.acquire(List.of("k"));
+        Future<Lease> waiting = threads.start(() -> b.acquire(List.of("k"),
+                DEFAULTS.withRetries(1).withRetryInterval(Duration.ofMinutes(5))));
+        await().atMost(Threads.BOUND).until(() -> server.calls("tryAcquire") >= 2);
+
+        held.close();
+
+        Threads.get(waiting).close(); // within Threads.BOUND, far below the 5-minute interval
+    }
+
+    @Test
+    void withoutNotificationWaitersShouldPollAtTheirRetryInterval() throws Exception {
+        EngineLockRegistry a = node(false, false);
+        EngineLockRegistry b = node(false, false);
+        Lease held = a.acquire(List.of("k"));
+        Future<Lease> waiting = threads.start(() -> b.acquire(List.of("k"),
+                DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofMillis(20))));
+        Thread.sleep(100);
+        assertThat(waiting).isNotDone();
+
+        held.close();
+
+        Threads.get(waiting).close();
+        assertThat(server.calls("tryAcquire")).isGreaterThan(3);
+    }
+
+    @Test
+    void eachAcquireAndReleaseShouldBeOneStoreCallWhateverTheKeys() {
+        EngineLockRegistry a = node();
+        int before = server.totalCalls();
+
+        Lease lease = a.acquire(List.of("a", "b", "c", "d", "e"));
+        assertThat(server.totalCalls() - before).isEqualTo(1);
+        lease.close();
+
+        assertThat(server.totalCalls() - before).isEqualTo(2);
+        assertThat(server.calls("release")).isEqualTo(1);
+    }
+
+    @Test
+    void reentryShouldCostNoRoundTripAndNewKeysOnlyTheirOwn() {
+        EngineLockRegistry a = node();
+
+        try (Lease outer = a.acquire(List.of("a"))) {
+            int afterOuter = server.calls("tryAcquire");
+            try (Lease same = a.acquire(List.of("a"))) {
+                assertThat(server.calls("tryAcquire")).isEqualTo(afterOuter);
+                assertThat(same.fencingToken()).isEqualTo(outer.fencingToken());
+            }
+            assertThat(server.calls("release")).as("a re-entered key stays held").isZero();
+            try (Lease wider = a.acquire(List.of("a", "b"))) {
+                assertThat(server.calls("tryAcquire")).isEqualTo(afterOuter + 1);
+                assertThat(wider.fencingToken()).isGreaterThan(outer.fencingToken());
+                assertThat(server.keys()).containsExactlyInAnyOrder("a", "b");
+            }
+            assertThat(server.keys()).containsExactly("a");
+        }
+        assertThat(server.keys()).isEmpty();
+    }
+
+    @Test
+    void threadsOfOneNodeShouldContendInMemoryFirst() throws Exception {
+        EngineLockRegistry a = node();
+        Lease held = a.acquire(List.of("k"));
+        int calls = server.calls("tryAcquire");
+
+        assertThat(threads.run(() -> a.tryAcquire(List.of("k")))).isEmpty();
+
+        assertThat(server.calls("tryAcquire")).as("blocked by the node's own table").isEqualTo(calls);
+        held.close();
+    }
+
+    @Test
+    void deadOwnersLockShouldBeFreedInTheStoreByTheNextLocalAcquire() throws Exception {
+        EngineLockRegistry a = node();
+        EngineLockRegistry b = node();
+        Threads.runAndDie(() -> a.acquire(List.of("k"), DEFAULTS.withLockTimeout(Duration.ofHours(1))));
+        assertThat(b.tryAcquire(List.of("k"))).as("other nodes wait for its expiry").isEmpty();
+
+        try (Lease lease = a.acquire(List.of("k"), DEFAULTS.withRetries(0))) {
+            assertThat(lease.isHeld()).isTrue();
+        }
+        Optional<Lease> taken = b.tryAcquire(List.of("k"));
+        assertThat(taken).isPresent();
+        taken.get().close();
+    }
+
+    @Test
+    void sweepShouldFreeDeadOwnersLocksInTheStore() throws Exception {
+        EngineLockRegistry a = node();
+        EngineLockRegistry b = node();
+        Threads.runAndDie(() -> a.acquire(List.of("x", "y"), DEFAULTS.withLockTimeout(Duration.ofHours(1))));
+
+        assertThat(a.sweep()).isEqualTo(2);
+
+        assertThat(server.keys()).isEmpty();
+        b.acquire(List.of("x", "y")).close();
+    }
+
+    @Test
+    void closedNodeShouldReleaseItsLocksForTheOthers() {
+        EngineLockRegistry a = node();
+        EngineLockRegistry b = node();
+        Lease lease = a.acquire(List.of("k"), DEFAULTS.withLockTimeout(Duration.ofHours(1)));
+
+        a.close();
+
+        assertThat(lease.isHeld()).isFalse();
+        Optional<Lease> taken = b.tryAcquire(List.of("k"));
+        assertThat(taken).isPresent();
+        lease.close();
+        assertThat(taken.get().isHeld()).isTrue();
+        taken.get().close();
+    }
+
+    @Test
+    void storeOutageShouldBeLockUnavailableWithNothingLeftLocked() {
+        EngineLockRegistry a = node();
+        server.down(true);
+
+        assertThatThrownBy(() -> a.acquire(List.of("a", "b"))).isInstanceOf(LockUnavailableException.class);
+        assertThat(a.heldCount()).isZero();
+
+        server.down(false);
+        a.acquire(List.of("a", "b")).close();
+    }
+
+    @Test
+    void lockLostInTheStoreShouldBeCountedWhenItsLeaseCloses() {
+        EngineLockRegistry a = node();
+        EngineLockRegistry b = node();
+        Lease lease = a.acquire(List.of("k"));
+
+        assertThat(b.forceRelease("k")).isTrue();
+        Lease successor = b.acquire(List.of("k"));
+        lease.close();
+
+        assertThat(lost).hasValue(1);
+        assertThat(server.keys()).containsExactly("k");
+        successor.close();
+    }
+
+    @Test
+    void watchdogShouldRenewInTheStoreAndItsAbsenceShouldLetTheLockExpire() throws Exception {
+        AcquireOptions shortLease = DEFAULTS.withLockTimeout(Duration.ofMillis(150));
+        EngineLockRegistry renewing = node(true, true);
+        EngineLockRegistry plain = node();
+        EngineLockRegistry other = node();
+
+        try (Lease kept = renewing.acquire(List.of("kept"), shortLease);
+                Lease expiring = plain.acquire(List.of("expiring"), shortLease)) {
+            Thread.sleep(600);
+            assertThat(other.tryAcquire(List.of("kept"))).isEmpty();
+            Optional<Lease> taken = other.tryAcquire(List.of("expiring"));
+            assertThat(taken).isPresent();
+            taken.get().close();
+            assertThat(kept.isHeld()).isTrue();
+            assertThat(expiring.isHeld()).isFalse();
+        }
+        assertThat(server.calls("renew")).isPositive();
+    }
+
+    @Test
+    void nodesShouldBeMutuallyExclusiveUnderContention() throws Exception {
+        EngineLockRegistry[] cluster = {node(), node()};
+        long[] counters = new long[4];
+        AcquireOptions patient = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofMillis(1));
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Object>> futures = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            EngineLockRegistry node = cluster[t % 2];
+            futures.add(threads.start(() -> {
+                start.await();
+                for (int i = 0; i < 500; i++) {
+                    int k = ThreadLocalRandom.current().nextInt(4);
+                    try (Lease lease = node.acquire(List.of("c" + k), patient)) {
+                        counters[k]++;
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<Object> future : futures) {
+            Threads.get(future);
+        }
+        assertThat(counters[0] + counters[1] + counters[2] + counters[3]).isEqualTo(3_000);
+        assertThat(server.keys()).isEmpty();
+    }
+}

@@ -1,0 +1,21 @@
+package dev.locks.internal;
+
+import dev.locks.AcquireOptions;
+import dev.locks.LockRegistry;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.contract.LockRegistryContract;
+import dev.locks.test.InMemoryLockServer;
+import java.time.Duration;
+
+/** The engine in front of a remote store passes the same contract as the in-memory backend. */
+class StoreLockRegistryContractTest extends LockRegistryContract {
+
+    @Override
+    protected LockRegistry newRegistry(AcquireOptions defaults) {
+        InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
+        return new EngineLockRegistry(new LockEngine.Settings("shared", defaults, Duration.ZERO, 100, false,
+                LocksClock.system(), LocksObserver.NONE), server.node(true)) {
+        };
+    }
+}

@@ -1,0 +1,212 @@
+package dev.locks.test;
+
+import dev.locks.LockUnavailableException;
+import dev.locks.LocksClock;
+import dev.locks.spi.RemoteLockStore;
+import dev.locks.spi.RemoteLockStore.RemoteLock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * A shared lock store in memory, standing in for a server that several nodes (engines) use: each
+ * {@link #node(boolean)} is one node's {@link RemoteLockStore}. It counts calls (round trips), expires
+ * leases on its clock, and can be taken down to simulate an outage.
+ */
+public final class InMemoryLockServer {
+
+    private record Lock(String ownerId, String description, long token, Instant acquiredAt, long expiresNanos) {
+    }
+
+    private final LocksClock clock;
+    private final Map<String, Lock> locks = new HashMap<>();
+    private final List<Consumer<String>> subscribers = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private long fencing;
+    private volatile boolean down;
+
+    public InMemoryLockServer(LocksClock clock) {
+        this.clock = clock;
+    }
+
+    /** One node's view of the server; {@code notify} false: it subscribes to nothing. */
+    public RemoteLockStore node(boolean notify) {
+        return new Node(notify);
+    }
+
+    /** Simulates an outage (true) and its end (false). */
+    public void down(boolean down) {
+        this.down = down;
+    }
+
+    /** How many times a store method was called, across all nodes. */
+    public int calls(String method) {
+        AtomicInteger count = calls.get(method);
+        return count == null ? 0 : count.get();
+    }
+
+    public int totalCalls() {
+        return calls.values().stream().mapToInt(AtomicInteger::get).sum();
+    }
+
+    /** The keys the server holds now. */
+    public synchronized Set<String> keys() {
+        purge();
+        return new HashSet<>(locks.keySet());
+    }
+
+    private void call(String method) {
+        if (down) {
+            throw new LockUnavailableException("in-memory lock server is down", new IllegalStateException("down"));
+        }
+        calls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private void purge() {
+        long now = clock.nanoTime();
+        locks.values().removeIf(lock -> lock.expiresNanos() != Long.MAX_VALUE && now - lock.expiresNanos() >= 0);
+    }
+
+    private long expiry(long leaseMillis) {
+        return leaseMillis == 0 ? Long.MAX_VALUE : clock.nanoTime() + leaseMillis * 1_000_000;
+    }
+
+    private void publish(List<String> released) {
+        for (String key : released) {
+            subscribers.forEach(subscriber -> subscriber.accept(key));
+        }
+    }
+
+    private RemoteLock view(String key, Lock lock) {
+        Instant expiresAt = lock.expiresNanos() == Long.MAX_VALUE ? Instant.MAX
+                : clock.instant().plusNanos(lock.expiresNanos() - clock.nanoTime());
+        return new RemoteLock(key, lock.ownerId(), lock.description(), lock.token(), lock.acquiredAt(), expiresAt);
+    }
+
+    private final class Node implements RemoteLockStore {
+
+        private final boolean notify;
+        private Consumer<String> subscription;
+
+        Node(boolean notify) {
+            this.notify = notify;
+        }
+
+        @Override
+        public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
+            call("tryAcquire");
+            synchronized (InMemoryLockServer.this) {
+                purge();
+                for (String key : keys) {
+                    if (locks.containsKey(key)) {
+                        return Attempt.heldBy(key);
+                    }
+                }
+                long token = ++fencing;
+                for (String key : keys) {
+                    locks.put(key, new Lock(owner.id(), owner.description(), token, clock.instant(),
+                            expiry(leaseMillis)));
+                }
+                return Attempt.taken(token);
+            }
+        }
+
+        @Override
+        public Set<String> release(List<Ownership> keys) {
+            call("release");
+            Set<String> lost = new HashSet<>();
+            List<String> released = new ArrayList<>();
+            synchronized (InMemoryLockServer.this) {
+                purge();
+                for (Ownership ownership : keys) {
+                    Lock lock = locks.get(ownership.key());
+                    if (lock != null && lock.ownerId().equals(ownership.ownerId())) {
+                        locks.remove(ownership.key());
+                        released.add(ownership.key());
+                    } else {
+                        lost.add(ownership.key());
+                    }
+                }
+            }
+            publish(released);
+            return lost;
+        }
+
+        @Override
+        public Set<String> renew(List<Ownership> keys) {
+            call("renew");
+            Set<String> lost = new HashSet<>();
+            synchronized (InMemoryLockServer.this) {
+                purge();
+                for (Ownership ownership : keys) {
+                    Lock lock = locks.get(ownership.key());
+                    if (lock != null && lock.ownerId().equals(ownership.ownerId())) {
+                        locks.put(ownership.key(), new Lock(lock.ownerId(), lock.description(), lock.token(),
+                                lock.acquiredAt(), expiry(ownership.leaseMillis())));
+                    } else {
+                        lost.add(ownership.key());
+                    }
+                }
+            }
+            return lost;
+        }
+
+        @Override
+        public List<RemoteLock> scan(int batchSize) {
+            call("scan");
+            synchronized (InMemoryLockServer.this) {
+                purge();
+                return locks.entrySet().stream().map(e -> view(e.getKey(), e.getValue())).toList();
+            }
+        }
+
+        @Override
+        public RemoteLock get(String key) {
+            call("get");
+            synchronized (InMemoryLockServer.this) {
+                purge();
+                Lock lock = locks.get(key);
+                return lock == null ? null : view(key, lock);
+            }
+        }
+
+        @Override
+        public boolean forceRelease(String key) {
+            call("forceRelease");
+            boolean removed;
+            synchronized (InMemoryLockServer.this) {
+                purge();
+                removed = locks.remove(key) != null;
+            }
+            if (removed) {
+                publish(List.of(key));
+            }
+            return removed;
+        }
+
+        @Override
+        public boolean subscribe(Consumer<String> released) {
+            if (!notify) {
+                return false;
+            }
+            subscription = released;
+            subscribers.add(released);
+            return true;
+        }
+
+        @Override
+        public void close() {
+            if (subscription != null) {
+                subscribers.remove(subscription);
+            }
+        }
+    }
+}
