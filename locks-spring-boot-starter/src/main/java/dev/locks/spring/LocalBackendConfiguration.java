@@ -1,0 +1,49 @@
+package dev.locks.spring;
+
+import dev.locks.ComputeCache;
+import dev.locks.LockRegistry;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.local.LocalComputeCache;
+import dev.locks.local.LocalLockRegistry;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The in-memory backend. The registry does not sweep on a thread of its own: the starter's scheduled
+ * {@code LocksSweeper} does, unless {@code locks.cleanup.enabled=false}. A {@link LocksClock} bean, if the
+ * application defines one, replaces the system clock (tests).
+ */
+@Configuration(proxyBeanMethods = false)
+@ConditionalOnLocksBackend(LocksBackend.LOCAL)
+class LocalBackendConfiguration {
+
+    @Bean(destroyMethod = "close")
+    @ConditionalOnMissingBean(LockRegistry.class)
+    LocalLockRegistry lockRegistry(LocksProperties properties, ObjectProvider<LocksObserver> observers,
+            ObjectProvider<LocksClock> clock) {
+        return LocalLockRegistry.builder()
+                .defaultOptions(properties.toAcquireOptions())
+                .cleanupInterval(Duration.ZERO)
+                .cleanupBatchSize(properties.getCleanup().getBatchSize())
+                .watchdog(properties.getWatchdog().isEnabled())
+                .clock(clock.getIfAvailable(LocksClock::system))
+                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()))
+                .build();
+    }
+
+    @Bean
+    @ConditionalOnMissingBean(ComputeCache.class)
+    LocalComputeCache computeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
+            ObjectProvider<LocksClock> clock) {
+        return LocalComputeCache.builder()
+                .defaultOptions(properties.toComputeOptions())
+                .maxEntries(properties.getCompute().getMaxEntries())
+                .clock(clock.getIfAvailable(LocksClock::system))
+                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()))
+                .build();
+    }
+}

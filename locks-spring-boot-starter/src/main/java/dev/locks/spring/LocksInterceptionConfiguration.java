@@ -1,0 +1,93 @@
+package dev.locks.spring;
+
+import dev.locks.ComputeCache;
+import dev.locks.LockRegistry;
+import dev.locks.spring.interceptor.FetchOrComputeAdvisor;
+import dev.locks.spring.interceptor.FetchOrComputeInterceptor;
+import dev.locks.spring.interceptor.FetchOrComputeOperationSource;
+import dev.locks.spring.interceptor.LockedAdvisor;
+import dev.locks.spring.interceptor.LockedInterceptor;
+import dev.locks.spring.interceptor.LockedOperationSource;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.util.function.SingletonSupplier;
+
+/**
+ * The {@code @Locked} and {@code @FetchOrCompute} advisors, as Spring's own transaction advisor is made:
+ * infrastructure beans that whatever auto-proxy creator the application has applies (and one is registered
+ * if it has none), so that no {@code @EnableAspectJAutoProxy} is needed. They depend on nothing the
+ * application defines until the first call, when the registry and the cache are looked up once.
+ *
+ * <p>Order ({@code locks.aspect-order}, default {@link LocksProperties#DEFAULT_ASPECT_ORDER}): the
+ * {@code @Locked} advisor at that order, just outside {@code @Transactional}; the {@code @FetchOrCompute}
+ * advisor one step further out, so that a method with both takes no lock on a hit.
+ */
+@Configuration(proxyBeanMethods = false)
+@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+@Import(LocksAutoProxyRegistrar.class)
+class LocksInterceptionConfiguration {
+
+    static final String ASPECT_ORDER = "locks.aspect-order";
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static LockedOperationSource lockedOperationSource(Environment environment, BeanFactory beanFactory) {
+        return new LockedOperationSource(environment, beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static LockedInterceptor lockedInterceptor(LockedOperationSource lockedOperationSource,
+            ObjectProvider<LockRegistry> registry) {
+        return new LockedInterceptor(lockedOperationSource, SingletonSupplier.of(registry::getObject));
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static LockedAdvisor lockedAdvisor(LockedOperationSource lockedOperationSource,
+            LockedInterceptor lockedInterceptor, Environment environment) {
+        return new LockedAdvisor(lockedOperationSource, lockedInterceptor, aspectOrder(environment));
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static FetchOrComputeOperationSource fetchOrComputeOperationSource(Environment environment,
+            BeanFactory beanFactory) {
+        return new FetchOrComputeOperationSource(environment, beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static FetchOrComputeInterceptor fetchOrComputeInterceptor(
+            FetchOrComputeOperationSource fetchOrComputeOperationSource, ObjectProvider<ComputeCache> cache) {
+        return new FetchOrComputeInterceptor(fetchOrComputeOperationSource, SingletonSupplier.of(cache::getObject));
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static FetchOrComputeAdvisor fetchOrComputeAdvisor(FetchOrComputeOperationSource fetchOrComputeOperationSource,
+            FetchOrComputeInterceptor fetchOrComputeInterceptor, Environment environment) {
+        int order = aspectOrder(environment);
+        return new FetchOrComputeAdvisor(fetchOrComputeOperationSource, fetchOrComputeInterceptor,
+                order == Integer.MIN_VALUE ? order : order - 1);
+    }
+
+    /** Read from the environment rather than {@link LocksProperties}, which advisors created early must not pull in. */
+    static int aspectOrder(Environment environment) {
+        return Binder.get(environment).bind(ASPECT_ORDER, Integer.class).orElse(LocksProperties.DEFAULT_ASPECT_ORDER);
+    }
+}

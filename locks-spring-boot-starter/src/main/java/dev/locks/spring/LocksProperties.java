@@ -1,0 +1,337 @@
+package dev.locks.spring;
+
+import dev.locks.AcquireOptions;
+import dev.locks.ComputeOptions;
+import java.time.Duration;
+import org.springframework.beans.factory.InitializingBean;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
+import org.springframework.core.Ordered;
+
+/**
+ * The {@code locks.*} properties. Checked when bound: an invalid value stops the application with a
+ * message that names the property.
+ */
+@ConfigurationProperties("locks")
+public class LocksProperties implements InitializingBean {
+
+    /**
+     * The default of {@code locks.aspect-order}: just outside Spring's transaction advisor, which runs at
+     * {@link Ordered#LOWEST_PRECEDENCE}, so that a lock is taken before a transaction begins and released
+     * after it commits or rolls back. The gap of 100 leaves room for advice that belongs between the two
+     * (a retry of the transaction under the same lock, say).
+     */
+    public static final int DEFAULT_ASPECT_ORDER = Ordered.LOWEST_PRECEDENCE - 100;
+
+    /** Whether to enable the locks starter: the backend beans, the interceptors and the sweeper. */
+    private boolean enabled = true;
+
+    /**
+     * The backend: 'local' (in-memory, one JVM) or 'redis'. Unset: 'redis' when locks-redis is on the
+     * classpath and a RedisConnectionFactory bean exists, else 'local'.
+     */
+    private LocksBackend backend;
+
+    /** Storage namespace of every key. Unset: "" for the local backend, "locks:" for Redis. */
+    private String keyPrefix;
+
+    /** How many times to try again after the first attempt fails, or 'infinity'. */
+    private String retries = "3";
+
+    /** Pause between attempts, jittered: each pause is uniform in (interval, 2 x interval]. */
+    private Duration retryInterval = Duration.ofMillis(10);
+
+    /** How long a lock may be held before it counts as stale, or 'infinity' (only a dead owner frees it). */
+    private String lockTimeout = "30s";
+
+    /** Overall deadline of one acquire, whatever the retries. Unset: only the retries end the wait. */
+    private Duration waitTime;
+
+    /**
+     * Order of the @Locked and @FetchOrCompute interceptors (@FetchOrCompute runs just outside @Locked).
+     * Default: just outside @Transactional (Ordered.LOWEST_PRECEDENCE - 100).
+     */
+    private int aspectOrder = DEFAULT_ASPECT_ORDER;
+
+    private final Watchdog watchdog = new Watchdog();
+
+    private final Cleanup cleanup = new Cleanup();
+
+    private final Compute compute = new Compute();
+
+    private final Endpoint endpoint = new Endpoint();
+
+    private final Redis redis = new Redis();
+
+    /**
+     * The options of {@code LockRegistry.acquire} without options of its own, from {@code locks.retries},
+     * {@code retry-interval}, {@code lock-timeout} and {@code wait-time}.
+     */
+    public AcquireOptions toAcquireOptions() {
+        AcquireOptions options = AcquireOptionValues.withRetries(AcquireOptions.defaults(), retries)
+                .withRetryInterval(retryInterval);
+        options = AcquireOptionValues.withLockTimeout(options, lockTimeout);
+        return waitTime == null ? options : options.withWaitTime(waitTime);
+    }
+
+    /** The options of {@code ComputeCache.fetchOrCompute}, from {@code locks.compute.*}. */
+    public ComputeOptions toComputeOptions() {
+        return ComputeOptions.defaults().withTtl(compute.defaultTtl).withComputeTimeout(compute.timeout);
+    }
+
+    @Override
+    public void afterPropertiesSet() {
+        check("locks.retries", retries, () -> AcquireOptionValues.withRetries(AcquireOptions.defaults(), retries));
+        requireNonNegative("locks.retry-interval", retryInterval);
+        check("locks.lock-timeout", lockTimeout,
+                () -> AcquireOptionValues.withLockTimeout(AcquireOptions.defaults(), lockTimeout));
+        if (waitTime != null) {
+            requireNonNegative("locks.wait-time", waitTime);
+        }
+        requirePositive("locks.cleanup.interval", cleanup.interval);
+        if (cleanup.batchSize <= 0) {
+            throw new InvalidConfigurationPropertyValueException("locks.cleanup.batch-size", cleanup.batchSize,
+                    "Must be at least 1: the number of locks the sweeper examines per batch.");
+        }
+        requirePositive("locks.compute.timeout", compute.timeout);
+        requireNonNegative("locks.compute.default-ttl", compute.defaultTtl);
+        if (compute.maxEntries <= 0) {
+            throw new InvalidConfigurationPropertyValueException("locks.compute.max-entries", compute.maxEntries,
+                    "Must be at least 1: the number of values the local store keeps.");
+        }
+    }
+
+    private static void check(String property, String value, Runnable parse) {
+        try {
+            parse.run();
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidConfigurationPropertyValueException(property, value, ex.getMessage());
+        }
+    }
+
+    private static void requireNonNegative(String property, Duration value) {
+        if (value == null || value.isNegative()) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "Must be a duration >= 0.");
+        }
+    }
+
+    private static void requirePositive(String property, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "Must be a duration > 0.");
+        }
+    }
+
+    public boolean isEnabled() {
+        return enabled;
+    }
+
+    public void setEnabled(boolean enabled) {
+        this.enabled = enabled;
+    }
+
+    public LocksBackend getBackend() {
+        return backend;
+    }
+
+    public void setBackend(LocksBackend backend) {
+        this.backend = backend;
+    }
+
+    public String getKeyPrefix() {
+        return keyPrefix;
+    }
+
+    public void setKeyPrefix(String keyPrefix) {
+        this.keyPrefix = keyPrefix;
+    }
+
+    public String getRetries() {
+        return retries;
+    }
+
+    public void setRetries(String retries) {
+        this.retries = retries;
+    }
+
+    public Duration getRetryInterval() {
+        return retryInterval;
+    }
+
+    public void setRetryInterval(Duration retryInterval) {
+        this.retryInterval = retryInterval;
+    }
+
+    public String getLockTimeout() {
+        return lockTimeout;
+    }
+
+    public void setLockTimeout(String lockTimeout) {
+        this.lockTimeout = lockTimeout;
+    }
+
+    public Duration getWaitTime() {
+        return waitTime;
+    }
+
+    public void setWaitTime(Duration waitTime) {
+        this.waitTime = waitTime;
+    }
+
+    public int getAspectOrder() {
+        return aspectOrder;
+    }
+
+    public void setAspectOrder(int aspectOrder) {
+        this.aspectOrder = aspectOrder;
+    }
+
+    public Watchdog getWatchdog() {
+        return watchdog;
+    }
+
+    public Cleanup getCleanup() {
+        return cleanup;
+    }
+
+    public Compute getCompute() {
+        return compute;
+    }
+
+    public Endpoint getEndpoint() {
+        return endpoint;
+    }
+
+    public Redis getRedis() {
+        return redis;
+    }
+
+    /** {@code locks.watchdog.*}. */
+    public static class Watchdog {
+
+        /** Whether to renew the leases of live owners every third of their lock timeout. */
+        private boolean enabled;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+    }
+
+    /** {@code locks.cleanup.*}: the scheduled sweeper of stale locks. */
+    public static class Cleanup {
+
+        /** Whether to schedule the sweeper that removes stale locks (acquirers remove those they meet anyway). */
+        private boolean enabled = true;
+
+        /** Period of the sweeper. */
+        private Duration interval = Duration.ofMinutes(5);
+
+        /** How many locks the sweeper examines per batch. */
+        private int batchSize = 100;
+
+        public boolean isEnabled() {
+            return enabled;
+        }
+
+        public void setEnabled(boolean enabled) {
+            this.enabled = enabled;
+        }
+
+        public Duration getInterval() {
+            return interval;
+        }
+
+        public void setInterval(Duration interval) {
+            this.interval = interval;
+        }
+
+        public int getBatchSize() {
+            return batchSize;
+        }
+
+        public void setBatchSize(int batchSize) {
+            this.batchSize = batchSize;
+        }
+    }
+
+    /** {@code locks.compute.*}: fetch-or-compute. */
+    public static class Compute {
+
+        /** After how long a computer that has not finished is replaced by the oldest waiter. */
+        private Duration timeout = Duration.ofSeconds(30);
+
+        /** How long a computed value is stored when @FetchOrCompute gives no ttl; 0 for no expiry. */
+        private Duration defaultTtl = Duration.ofMinutes(5);
+
+        /** The most values the local value store keeps. */
+        private long maxEntries = 10_000;
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
+        public Duration getDefaultTtl() {
+            return defaultTtl;
+        }
+
+        public void setDefaultTtl(Duration defaultTtl) {
+            this.defaultTtl = defaultTtl;
+        }
+
+        public long getMaxEntries() {
+            return maxEntries;
+        }
+
+        public void setMaxEntries(long maxEntries) {
+            this.maxEntries = maxEntries;
+        }
+    }
+
+    /** {@code locks.endpoint.*}: the actuator endpoint {@code locks}. */
+    public static class Endpoint {
+
+        /** When the endpoint shows lock keys; a hidden key shows as '******'. */
+        private ShowKeys showKeys = ShowKeys.ALWAYS;
+
+        public ShowKeys getShowKeys() {
+            return showKeys;
+        }
+
+        public void setShowKeys(ShowKeys showKeys) {
+            this.showKeys = showKeys;
+        }
+    }
+
+    /** When the actuator endpoint shows lock keys. */
+    public enum ShowKeys {
+        /** Never: every key shows as {@code ******}. */
+        NEVER,
+        /** To authorized users only (as Spring Boot's {@code show-values=when-authorized}). */
+        WHEN_AUTHORIZED,
+        /** Always. */
+        ALWAYS
+    }
+
+    /** {@code locks.redis.*}: the Redis backend. */
+    public static class Redis {
+
+        /** Whether to wake Redis waiters by a publish on release (else they poll at the retry interval). */
+        private boolean notify = true;
+
+        public boolean isNotify() {
+            return notify;
+        }
+
+        public void setNotify(boolean notify) {
+            this.notify = notify;
+        }
+    }
+}

@@ -1,0 +1,62 @@
+package dev.locks.spring;
+
+import dev.locks.LockRegistry;
+import java.util.Locale;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.beans.BeansException;
+import org.springframework.beans.factory.BeanClassLoaderAware;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.beans.factory.BeanFactoryAware;
+import org.springframework.beans.factory.ListableBeanFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
+import org.springframework.util.ClassUtils;
+
+/** Logs once, at INFO when the application has started its singletons, which backend it locks with and why. */
+public class LocksStartupReport
+        implements SmartInitializingSingleton, BeanFactoryAware, BeanClassLoaderAware, EnvironmentAware {
+
+    private static final Log logger = LogFactory.getLog(LocksStartupReport.class);
+
+    private ListableBeanFactory beanFactory;
+
+    private Environment environment;
+
+    private ClassLoader classLoader = ClassUtils.getDefaultClassLoader();
+
+    @Override
+    public void setBeanFactory(BeanFactory beanFactory) throws BeansException {
+        this.beanFactory = (ListableBeanFactory) beanFactory;
+    }
+
+    @Override
+    public void setBeanClassLoader(ClassLoader classLoader) {
+        this.classLoader = classLoader;
+    }
+
+    @Override
+    public void setEnvironment(Environment environment) {
+        this.environment = environment;
+    }
+
+    @Override
+    public void afterSingletonsInstantiated() {
+        if (logger.isInfoEnabled()) {
+            logger.info(describe());
+        }
+    }
+
+    /** The line that is logged. */
+    String describe() {
+        BackendSelection selection = BackendSelection.select(environment, beanFactory, classLoader);
+        String selected = selection.backend().name().toLowerCase(Locale.ROOT);
+        LockRegistry registry = beanFactory.getBeanProvider(LockRegistry.class).getIfUnique();
+        if (registry == null || registry.backend().equals(selected)) {
+            return "Locks backend: " + selected + " (" + selection.reason() + ")";
+        }
+        return "Locks backend: " + registry.backend() + " (the application's own LockRegistry, "
+                + ClassUtils.getUserClass(registry).getName() + ")";
+    }
+}

@@ -1,0 +1,97 @@
+package dev.locks.spring.interceptor;
+
+import dev.locks.ComputeOptions;
+import dev.locks.annotation.FetchOrCompute;
+import dev.locks.spring.AcquireOptionValues;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.env.Environment;
+import org.springframework.expression.Expression;
+
+/**
+ * Parses {@link FetchOrCompute} annotations once per bean class: the key expression, the duration
+ * attributes, and the return type.
+ *
+ * <p>Return types: a value (stored as is); {@code Optional} (its content is stored, an empty one stores
+ * nothing, as a {@code null} result, and callers get an {@code Optional} back). Asynchronous and reactive
+ * types ({@code CompletableFuture}, {@code Future}, {@code Mono}, ...) and {@code void} are rejected at
+ * startup: the cache would store the future, not its value.
+ */
+public class FetchOrComputeOperationSource extends AnnotationOperationSource<FetchOrCompute, FetchOrComputeOperation> {
+
+    private final Environment environment;
+
+    private final KeyExpressions expressions;
+
+    public FetchOrComputeOperationSource(Environment environment, BeanFactory beanFactory) {
+        super(FetchOrCompute.class);
+        this.environment = environment;
+        this.expressions = new KeyExpressions(beanFactory);
+    }
+
+    @Override
+    protected FetchOrComputeOperation parse(FetchOrCompute annotation, Method method, Class<?> targetClass) {
+        AttributeValues values = new AttributeValues(environment, FetchOrCompute.class, targetClass, method);
+        boolean optional = checkReturnType(method, values);
+        MethodParameters parameters = expressions.parameters(method);
+        Expression key;
+        try {
+            key = expressions.parse(annotation.key(), parameters);
+        }
+        catch (IllegalArgumentException ex) {
+            throw values.invalid("key", annotation.key(), ex.getMessage(), LockedOperationSource.EXPRESSION_ACTION);
+        }
+        return new FetchOrComputeOperation(MethodDescriptions.describe(targetClass, method), expressions, parameters,
+                annotation.key(), key, overrides(annotation, values), optional);
+    }
+
+    private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {
+        ComputeOptions probe = ComputeOptions.defaults();
+        Duration ttl = values.resolve("ttl", annotation.ttl(), text -> {
+            Duration duration = AcquireOptionValues.duration("ttl", text);
+            probe.withTtl(duration);
+            return duration;
+        });
+        Duration computeTimeout = values.resolve("computeTimeout", annotation.computeTimeout(), text -> {
+            Duration duration = AcquireOptionValues.duration("computeTimeout", text);
+            probe.withComputeTimeout(duration);
+            return duration;
+        });
+        Duration waitTime = values.resolve("waitTime", annotation.waitTime(), text -> {
+            Duration duration = AcquireOptionValues.duration("waitTime", text);
+            probe.withWaitTime(duration);
+            return duration;
+        });
+        if (ttl == null && computeTimeout == null && waitTime == null) {
+            return null;
+        }
+        return options -> {
+            ComputeOptions result = ttl == null ? options : options.withTtl(ttl);
+            result = computeTimeout == null ? result : result.withComputeTimeout(computeTimeout);
+            return waitTime == null ? result : result.withWaitTime(waitTime);
+        };
+    }
+
+    /** Whether the method returns an {@code Optional}; rejects what cannot be stored. */
+    private static boolean checkReturnType(Method method, AttributeValues values) {
+        Class<?> type = method.getReturnType();
+        if (type == void.class || type == Void.class) {
+            throw values.invalid(null, null, "it returns nothing, so there is no value to store",
+                    "Return the computed value, or use @Locked to run the method under a lock.");
+        }
+        if (CompletionStage.class.isAssignableFrom(type) || Future.class.isAssignableFrom(type)
+                || ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null) {
+            throw values.invalid(null, null, "it returns " + type.getName() + ": the cache would store the"
+                    + " future or publisher, not its value",
+                    "Return the value itself (call the method from asynchronous code if need be), or use"
+                            + " ComputeCache.fetchOrCompute from inside the asynchronous work.");
+        }
+        return type == Optional.class;
+    }
+}

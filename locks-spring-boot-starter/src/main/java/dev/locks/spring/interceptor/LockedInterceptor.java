@@ -1,0 +1,87 @@
+package dev.locks.spring.interceptor;
+
+import dev.locks.Lease;
+import dev.locks.LockRegistry;
+import dev.locks.internal.CurrentLease;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+import org.aopalliance.intercept.MethodInterceptor;
+import org.aopalliance.intercept.MethodInvocation;
+
+/**
+ * Runs a {@code @Locked} method only while its keys are held.
+ *
+ * <ul>
+ *   <li>The keys are acquired all-or-nothing before the method runs, with the registry's default options
+ *       and the annotation's own; when they cannot be taken the registry's {@code LockTimeoutException} (or
+ *       {@code LockUnavailableException}) propagates and the method does not run.</li>
+ *   <li>While the method runs, {@code Lease.current()} is its lease; the lease is released when it returns
+ *       or throws.</li>
+ *   <li>A method returning {@code CompletableFuture} or {@code CompletionStage} keeps its locks until the
+ *       returned future completes: its lease is detached from the calling thread when the method returns
+ *       and released on completion (at once if the method throws or returns {@code null}). The caller gets a
+ *       new future that completes with the same value or exception once the locks are released, so that
+ *       code which continues from it never finds its own locks still held. Cancelling that future does not
+ *       release the locks early: they stay held until the method's own future completes.</li>
+ * </ul>
+ */
+public class LockedInterceptor implements MethodInterceptor {
+
+    private final LockedOperationSource operations;
+
+    private final Supplier<LockRegistry> registry;
+
+    /**
+     * @param registry looked up on the first call and kept, so that the interceptor can be created before
+     *        the registry
+     */
+    public LockedInterceptor(LockedOperationSource operations, Supplier<LockRegistry> registry) {
+        this.operations = operations;
+        this.registry = registry;
+    }
+
+    @Override
+    public Object invoke(MethodInvocation invocation) throws Throwable {
+        LockedOperation operation = operations.operation(invocation);
+        if (operation == null) {
+            return invocation.proceed();
+        }
+        LockRegistry locks = registry.get();
+        Lease lease = locks.acquire(operation.keys(invocation), operation.options(locks.defaultOptions()));
+        return operation.async() ? proceedAsync(invocation, lease) : proceed(invocation, lease);
+    }
+
+    private static Object proceed(MethodInvocation invocation, Lease lease) throws Throwable {
+        try (lease; CurrentLease.Scope scope = CurrentLease.enter(lease)) {
+            return invocation.proceed();
+        }
+    }
+
+    private static Object proceedAsync(MethodInvocation invocation, Lease lease) throws Throwable {
+        CompletionStage<?> stage;
+        try (CurrentLease.Scope scope = CurrentLease.enter(lease)) {
+            stage = (CompletionStage<?>) invocation.proceed();
+        }
+        catch (Throwable ex) {
+            lease.close();
+            throw ex;
+        }
+        if (stage == null) {
+            lease.close();
+            return null;
+        }
+        lease.detach();
+        CompletableFuture<Object> released = new CompletableFuture<>();
+        stage.whenComplete((value, error) -> {
+            lease.close();
+            if (error == null) {
+                released.complete(value);
+            }
+            else {
+                released.completeExceptionally(error);
+            }
+        });
+        return released;
+    }
+}

@@ -1,0 +1,105 @@
+package dev.locks.spring.interceptor;
+
+import dev.locks.AcquireOptions;
+import dev.locks.annotation.Locked;
+import dev.locks.spring.AcquireOptionValues;
+import java.lang.reflect.Method;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Future;
+import java.util.function.UnaryOperator;
+import org.springframework.beans.factory.BeanFactory;
+import org.springframework.core.ReactiveAdapterRegistry;
+import org.springframework.core.env.Environment;
+import org.springframework.expression.Expression;
+
+/**
+ * Parses {@link Locked} annotations once per bean class: the key expressions (checked against the
+ * method's parameters and the bean factory) and the option attributes (placeholders resolved, durations
+ * parsed).
+ */
+public class LockedOperationSource extends AnnotationOperationSource<Locked, LockedOperation> {
+
+    static final String EXPRESSION_ACTION = "Fix the expression: refer to parameters by name (#name, which needs the"
+            + " compiler flag '-parameters') or by position (#p0, #a0), to beans as @beanName, and to the call as"
+            + " #root (#root.methodName, #root.args).";
+
+    private final Environment environment;
+
+    private final KeyExpressions expressions;
+
+    public LockedOperationSource(Environment environment, BeanFactory beanFactory) {
+        super(Locked.class);
+        this.environment = environment;
+        this.expressions = new KeyExpressions(beanFactory);
+    }
+
+    @Override
+    protected LockedOperation parse(Locked locked, Method method, Class<?> targetClass) {
+        AttributeValues values = new AttributeValues(environment, Locked.class, targetClass, method);
+        boolean async = isAsync(method, values);
+        return new LockedOperation(keys(locked.keys(), method, targetClass, values), overrides(locked, values), async);
+    }
+
+    private LockKeys keys(String[] texts, Method method, Class<?> targetClass, AttributeValues values) {
+        if (texts.length == 0) {
+            return LockKeys.constant(targetClass.getName() + "." + method.getName());
+        }
+        MethodParameters parameters = expressions.parameters(method);
+        Expression[] parsed = new Expression[texts.length];
+        for (int i = 0; i < texts.length; i++) {
+            try {
+                parsed[i] = expressions.parse(texts[i], parameters);
+            }
+            catch (IllegalArgumentException ex) {
+                throw values.invalid("keys", texts[i], ex.getMessage(), EXPRESSION_ACTION);
+            }
+        }
+        return LockKeys.of(MethodDescriptions.describe(targetClass, method), expressions, parameters, texts, parsed);
+    }
+
+    // Each attribute is checked on its own against the defaults, so that a failure names it.
+    private static UnaryOperator<AcquireOptions> overrides(Locked locked, AttributeValues values) {
+        AcquireOptions probe = AcquireOptions.defaults();
+        String retries = values.resolve("retries", locked.retries(),
+                text -> checked(text, AcquireOptionValues.withRetries(probe, text)));
+        Duration retryInterval = values.resolve("retryInterval", locked.retryInterval(), text -> {
+            Duration interval = AcquireOptionValues.duration("retryInterval", text);
+            return checked(interval, probe.withRetryInterval(interval));
+        });
+        String lockTimeout = values.resolve("lockTimeout", locked.lockTimeout(),
+                text -> checked(text, AcquireOptionValues.withLockTimeout(probe, text)));
+        Duration waitTime = values.resolve("waitTime", locked.waitTime(), text -> {
+            Duration wait = AcquireOptionValues.duration("waitTime", text);
+            return checked(wait, probe.withWaitTime(wait));
+        });
+        if (retries == null && retryInterval == null && lockTimeout == null && waitTime == null) {
+            return null;
+        }
+        return options -> {
+            AcquireOptions result = retries == null ? options : AcquireOptionValues.withRetries(options, retries);
+            result = retryInterval == null ? result : result.withRetryInterval(retryInterval);
+            result = lockTimeout == null ? result : AcquireOptionValues.withLockTimeout(result, lockTimeout);
+            return waitTime == null ? result : result.withWaitTime(waitTime);
+        };
+    }
+
+    private static <T> T checked(T value, AcquireOptions accepted) {
+        return value;
+    }
+
+    private static boolean isAsync(Method method, AttributeValues values) {
+        Class<?> type = method.getReturnType();
+        if (type == CompletableFuture.class || type == CompletionStage.class) {
+            return true;
+        }
+        if (CompletionStage.class.isAssignableFrom(type) || Future.class.isAssignableFrom(type)
+                || ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null) {
+            throw values.invalid(null, null, "it returns " + type.getName() + ", and @Locked can hold its locks until"
+                    + " completion only for CompletableFuture and CompletionStage",
+                    "Declare the return type as CompletableFuture or CompletionStage, or return the result itself.");
+        }
+        return false;
+    }
+}
