@@ -4,6 +4,7 @@ import dev.locks.LockRegistry;
 import dev.locks.spring.cleanup.LocksSweeper;
 import dev.locks.spring.cleanup.LocksSweeperScheduler;
 import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.LazyInitializationExcludeFilter;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -25,6 +26,13 @@ class LocksCleanupConfiguration {
     @ConditionalOnMissingBean
     LocksSweeper locksSweeper(LockRegistry registry) {
         return new LocksSweeper(registry);
+    }
+
+    /** Keeps the sweeper eager under {@code spring.main.lazy-initialization=true}: a lazy one would never run. */
+    @Bean
+    @ConditionalOnMissingBean(name = "locksSweeperLazyInitializationExcludeFilter")
+    static LazyInitializationExcludeFilter locksSweeperLazyInitializationExcludeFilter() {
+        return LazyInitializationExcludeFilter.forBeanTypes(LocksSweeper.class);
     }
 
     @Bean

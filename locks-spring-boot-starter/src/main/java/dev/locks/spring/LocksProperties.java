@@ -32,7 +32,10 @@ public class LocksProperties implements InitializingBean {
      */
     private LocksBackend backend;
 
-    /** Storage namespace of every key. Unset: "" for the local backend, "locks:" for Redis. */
+    /**
+     * Storage namespace of every key; keys shown by the API never carry it. Unset: "locks:" for Redis; the local
+     * backend shares no storage and has none.
+     */
     private String keyPrefix;
 
     /** How many times to try again after the first attempt fails, or 'infinity'. */

@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.LazyInitializationBeanFactoryPostProcessor;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -61,6 +62,17 @@ class LocksSweeperSchedulingTests {
                             .filter(task -> task.toString().contains(LocksSweeper.class.getName() + ".sweep"))
                             .count();
                     assertThat(sweeperTasks).isOne();
+                });
+    }
+
+    @Test
+    void lazyInitializationShouldNotStopTheSweeper() {
+        runner.withInitializer(context -> context.addBeanFactoryPostProcessor(
+                        new LazyInitializationBeanFactoryPostProcessor()))
+                .withUserConfiguration(RecordingRegistry.class)
+                .run(context -> {
+                    RecordingLockRegistry registry = context.getBean(RecordingLockRegistry.class);
+                    await().atMost(WAIT).until(() -> registry.sweeps() >= 1);
                 });
     }
 

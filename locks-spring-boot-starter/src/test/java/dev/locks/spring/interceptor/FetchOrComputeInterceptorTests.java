@@ -8,7 +8,9 @@ import dev.locks.ComputeCache;
 import dev.locks.ComputeOptions;
 import dev.locks.LocksClock;
 import dev.locks.annotation.FetchOrCompute;
+import dev.locks.annotation.Locked;
 import dev.locks.spring.LocksAutoConfiguration;
+import dev.locks.spring.RecordingLockRegistry;
 import dev.locks.test.ManualClock;
 import java.io.IOException;
 import java.time.Duration;
@@ -199,6 +201,26 @@ class FetchOrComputeInterceptorTests {
                 .withMessageContaining("Quotes.quote(String)"));
     }
 
+    @Test
+    void withLockedTooAHitShouldTakeNoLock() {
+        runner.withUserConfiguration(Recording.class).run(context -> {
+            RecordingLockRegistry registry = context.getBean(RecordingLockRegistry.class);
+            Quotes quotes = context.getBean(Quotes.class);
+            assertThat(quotes.lockedToo("A")).isEqualTo("A#1");
+            assertThat(quotes.lockedToo("A")).isEqualTo("A#1");
+            assertThat(registry.options()).hasSize(1);
+        });
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    static class Recording {
+
+        @Bean
+        RecordingLockRegistry recordingLockRegistry() {
+            return new RecordingLockRegistry();
+        }
+    }
+
     @Configuration(proxyBeanMethods = false)
     static class Config {
 
@@ -257,6 +279,12 @@ class FetchOrComputeInterceptorTests {
         @FetchOrCompute(key = "'tuned:' + #symbol", ttl = "0", computeTimeout = "PT2S", waitTime = "500ms")
         public String tuned(String symbol) {
             return symbol;
+        }
+
+        @FetchOrCompute(key = "'locked:' + #symbol")
+        @Locked(keys = "'lock:' + #symbol")
+        public String lockedToo(String symbol) {
+            return symbol + "#" + computations.incrementAndGet();
         }
 
         public int computations() {

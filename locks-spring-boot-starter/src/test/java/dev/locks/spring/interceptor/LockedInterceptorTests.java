@@ -157,6 +157,7 @@ class LockedInterceptorTests {
             Ledger ledger = context.getBean(Ledger.class);
             assertThat(AopUtils.isJdkDynamicProxy(ledger)).isTrue();
             assertThat(ledger.post("e1")).containsExactly("entry:e1");
+            assertThat(ledger.close("2026")).containsExactly("period:2026");
         });
     }
 
@@ -166,6 +167,15 @@ class LockedInterceptorTests {
             Accounts accounts = context.getBean(Accounts.class);
             assertThat(AopUtils.isCglibProxy(accounts)).isTrue();
             assertThat(accounts.transfer("b", "a", 10)).containsExactly("account:a", "account:b");
+        });
+    }
+
+    @Test
+    void annotationOnTheInterfaceShouldApplyToClassProxiesToo() {
+        runner.run(context -> {
+            Ledger ledger = context.getBean(Ledger.class);
+            assertThat(AopUtils.isCglibProxy(ledger)).isTrue();
+            assertThat(ledger.close("2026")).containsExactly("period:2026");
         });
     }
 
@@ -308,6 +318,9 @@ class LockedInterceptorTests {
     interface Ledger {
 
         List<String> post(String entry);
+
+        @Locked(keys = "'period:' + #period")
+        List<String> close(String period);
     }
 
     static class DefaultLedger implements Ledger {
@@ -315,6 +328,11 @@ class LockedInterceptorTests {
         @Override
         @Locked(keys = "'entry:' + #entry")
         public List<String> post(String entry) {
+            return Lease.current().orElseThrow().keys();
+        }
+
+        @Override
+        public List<String> close(String period) {
             return Lease.current().orElseThrow().keys();
         }
     }
