@@ -5,6 +5,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
 import org.springframework.data.redis.connection.MessageListener;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -15,7 +16,8 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 /**
  * The node's one subscription to the release channel: a {@link RedisMessageListenerContainer} on the
  * application's connection factory, whose messages are decoded into keys on one daemon thread (never on the
- * client's I/O thread, so that a consumer may even call Redis).
+ * client's I/O thread, so that a consumer may even call Redis). A blocking client (Jedis) also gets the
+ * thread it sits in {@code SUBSCRIBE} on; Lettuce needs none.
  *
  * <p>When Redis goes away the client reconnects and subscribes again by itself (Lettuce does; the container
  * recovers otherwise). If the first subscription fails, because Redis is down while the node starts, it is
@@ -31,6 +33,7 @@ final class ReleaseSubscription implements AutoCloseable {
     private final ChannelTopic topic;
     private final Consumer<String> released;
     private final ScheduledThreadPoolExecutor thread;
+    private final SimpleAsyncTaskExecutor subscriber;
     private final AtomicInteger confirmations = new AtomicInteger();
     private RedisMessageListenerContainer container;
     private boolean closed;
@@ -45,6 +48,8 @@ final class ReleaseSubscription implements AutoCloseable {
             return notifier;
         });
         thread.setRemoveOnCancelPolicy(true);
+        this.subscriber = new SimpleAsyncTaskExecutor("locks-redis-subscription-");
+        subscriber.setDaemon(true);
     }
 
     /** Subscribes, or, when Redis cannot be reached now, keeps trying in the background. */
@@ -73,7 +78,7 @@ final class ReleaseSubscription implements AutoCloseable {
         RedisMessageListenerContainer made = new RedisMessageListenerContainer();
         made.setConnectionFactory(factory);
         made.setTaskExecutor(thread);
-        made.setSubscriptionExecutor(thread);
+        made.setSubscriptionExecutor(subscriber);
         made.setRecoveryInterval(RETRY_MILLIS);
         made.setErrorHandler(e -> LOG.log(Level.WARNING, "release notification failed", e));
         made.addMessageListener(new Listener(), topic);
@@ -89,6 +94,7 @@ final class ReleaseSubscription implements AutoCloseable {
             container = null;
         }
         thread.shutdownNow();
+        subscriber.close();
     }
 
     private static void destroy(RedisMessageListenerContainer container) {

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import dev.locks.LockUnavailableException;
+import dev.locks.redis.test.RedisMonitor;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Owner;
@@ -13,6 +13,7 @@ import dev.locks.spi.RemoteLockStore.RemoteLock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -49,7 +50,7 @@ class RedisLockStoreTest {
     }
 
     private static List<Ownership> owned(Owner owner, String... keys) {
-        return java.util.Arrays.stream(keys).map(key -> new Ownership(key, owner.id(), 0)).toList();
+        return Arrays.stream(keys).map(key -> new Ownership(key, owner.id(), 0)).toList();
     }
 
     @Test
@@ -166,7 +167,7 @@ class RedisLockStoreTest {
         redis.server().command("SET", "other:lock:k", "x");
 
         List<RemoteLock> locks;
-        try (var monitor = new dev.locks.redis.test.RedisMonitor(redis.server())) {
+        try (RedisMonitor monitor = new RedisMonitor(redis.server())) {
             locks = store.scan(7);
             List<String> sent = monitor.commandsSent();
             assertThat(sent).doesNotContain("keys").contains("scan");
@@ -255,10 +256,5 @@ class RedisLockStoreTest {
         List<String> all = new ArrayList<>(first);
         all.addAll(second);
         return all;
-    }
-
-    @SuppressWarnings("unused")
-    private static void unavailable(Runnable call, String what) {
-        assertThatThrownBy(call::run).isInstanceOf(LockUnavailableException.class).hasMessageContaining(what);
     }
 }

@@ -1,0 +1,142 @@
+package dev.locks.redis;
+
+import dev.locks.AcquireOptions;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.internal.EngineLockRegistry;
+import dev.locks.internal.LockEngine;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Objects;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+
+/**
+ * The Redis {@link dev.locks.LockRegistry}: keyed locks shared by every node (JVM) that uses the same Redis
+ * and key prefix, through the application's {@link RedisConnectionFactory}.
+ *
+ * <ul>
+ *   <li>Threads of one node contend in this node's memory first, and re-entry costs no round trip; the keys
+ *       a lease newly takes are taken in Redis all-or-nothing in one round trip (a Lua script), and released
+ *       in one round trip (compare-and-delete of this lease's keys plus one publish).</li>
+ *   <li>Fencing tokens come from one counter in Redis, so they increase across all nodes.</li>
+ *   <li>A waiter is woken as soon as a key it waits for is released on any node: each node subscribes once
+ *       to one channel for all keys ({@link Builder#notify(boolean)}; without it waiters poll at their retry
+ *       interval).</li>
+ *   <li>Each lock expires in Redis after its holder's lock timeout, so a crashed node's locks free themselves
+ *       after at most that long; with the {@linkplain Builder#watchdog(boolean) watchdog}, live holders' locks
+ *       are renewed so that slow work keeps them.</li>
+ *   <li>When Redis cannot be reached, {@code acquire} throws {@link dev.locks.LockUnavailableException}
+ *       (never a {@link dev.locks.LockTimeoutException}); when it is back, everything works again. How soon
+ *       an outage shows depends on the client's command timeout: see the {@linkplain dev.locks.redis package
+ *       documentation} for the settings to use.</li>
+ * </ul>
+ *
+ * <p>{@link #heldLocks()} lists every node's locks under the key prefix, read from Redis in batches of
+ * {@link Builder#cleanupBatchSize(int)} ({@code SCAN}, never {@code KEYS}); {@link #heldCount()} counts this
+ * node's. {@link #forceRelease(String)} frees a key whichever node holds it. {@link #close()} stops the
+ * watchdog, then releases this node's locks in Redis, then unsubscribes. Thread-safe; build one per
+ * application and share it.
+ */
+public final class RedisLockRegistry extends EngineLockRegistry {
+
+    private RedisLockRegistry(Builder builder) {
+        super(new LockEngine.Settings("redis", builder.defaultOptions, builder.cleanupInterval,
+                builder.cleanupBatchSize, builder.watchdog, builder.clock, builder.observer),
+                new RedisLockStore(builder.connectionFactory, builder.keyPrefix, builder.notify));
+    }
+
+    /** A builder on the application's connection factory; every other setting has a default. */
+    public static Builder builder(RedisConnectionFactory connectionFactory) {
+        return new Builder(connectionFactory);
+    }
+
+    /**
+     * Stops the sweep and the watchdog, releases this node's locks in Redis and unsubscribes; later acquires
+     * throw {@link IllegalStateException}. The connection factory is the application's and stays open.
+     */
+    @Override
+    public void close() {
+        super.close();
+    }
+
+    /** Builds a {@link RedisLockRegistry}. */
+    public static final class Builder {
+
+        private final RedisConnectionFactory connectionFactory;
+        private String keyPrefix = "locks:";
+        private boolean notify = true;
+        private AcquireOptions defaultOptions = AcquireOptions.defaults();
+        private Duration cleanupInterval = Duration.ofMinutes(5);
+        private int cleanupBatchSize = 100;
+        private boolean watchdog;
+        private LocksClock clock = LocksClock.system();
+        private LocksObserver observer = LocksObserver.NONE;
+
+        private Builder(RedisConnectionFactory connectionFactory) {
+            this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        }
+
+        /**
+         * The storage namespace of every key in Redis; default {@code "locks:"}. Keys the API shows never
+         * carry it. Registries with different prefixes never see each other's locks.
+         */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /** Whether waiters are woken by a publish on release (one subscription per node); default true. */
+        public Builder notify(boolean notify) {
+            this.notify = notify;
+            return this;
+        }
+
+        /** The options of {@link #acquire(Collection)} and {@link #withLocks}; default {@link AcquireOptions#defaults()}. */
+        public Builder defaultOptions(AcquireOptions options) {
+            this.defaultOptions = options;
+            return this;
+        }
+
+        /** How often the registry sweeps by itself; {@link Duration#ZERO} for never. Default 5 minutes. */
+        public Builder cleanupInterval(Duration interval) {
+            this.cleanupInterval = interval;
+            return this;
+        }
+
+        /** How many locks a sweep or a listing reads per batch; default 100. */
+        public Builder cleanupBatchSize(int batchSize) {
+            this.cleanupBatchSize = batchSize;
+            return this;
+        }
+
+        /** Whether live owners' locks are renewed every third of their lock timeout; default false. */
+        public Builder watchdog(boolean enabled) {
+            this.watchdog = enabled;
+            return this;
+        }
+
+        /** The time source; default {@link LocksClock#system()}. Expiry in Redis follows the server's clock. */
+        public Builder clock(LocksClock clock) {
+            this.clock = clock;
+            return this;
+        }
+
+        /** Receives acquire, stale-removal, sweep and lost-lease events; default none. */
+        public Builder observer(LocksObserver observer) {
+            this.observer = observer;
+            return this;
+        }
+
+        /**
+         * Builds the registry and subscribes it (when notifying); Redis need not be up yet.
+         *
+         * @throws IllegalArgumentException naming the setting that is invalid
+         */
+        public RedisLockRegistry build() {
+            if (keyPrefix == null) {
+                throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
+            }
+            return new RedisLockRegistry(this);
+        }
+    }
+}

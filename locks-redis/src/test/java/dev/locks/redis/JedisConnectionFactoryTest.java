@@ -1,0 +1,76 @@
+package dev.locks.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.AcquireOptions;
+import dev.locks.HeldLock;
+import dev.locks.Lease;
+import dev.locks.redis.test.RedisServerExtension;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
+
+/**
+ * The backend names no client class: on a Jedis connection factory (whose subscription blocks a thread)
+ * locks, fencing and wake-ups work as on Lettuce.
+ */
+class JedisConnectionFactoryTest {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static JedisConnectionFactory jedis;
+
+    @BeforeAll
+    static void connect() {
+        jedis = new JedisConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", redis.port()));
+        jedis.afterPropertiesSet();
+    }
+
+    @AfterAll
+    static void disconnect() {
+        jedis.destroy();
+    }
+
+    @Test
+    void registryShouldLockFenceAndWakeOnJedis() throws Exception {
+        AcquireOptions woken = AcquireOptions.defaults().withRetries(1).withRetryInterval(Duration.ofMinutes(5))
+                .withWaitTime(Duration.ofSeconds(10)); // a timeout unless a release wakes the waiter
+        try (RedisLockRegistry onJedis = RedisLockRegistry.builder(jedis).build();
+                RedisLockRegistry onLettuce = RedisLockRegistry.builder(redis.connectionFactory()).build()) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> redis.server().subscribers("locks:released") == 2);
+
+            Lease first = onJedis.acquire(List.of("a", "b"));
+            assertThat(onLettuce.tryAcquire(List.of("b"))).isEmpty();
+            assertThat(onLettuce.heldLocks()).extracting(HeldLock::key).containsExactly("a", "b");
+            closeSoon(first);
+            Lease second = onLettuce.acquire(List.of("b"), woken);
+
+            closeSoon(second);
+            Lease third = onJedis.acquire(List.of("b"), woken); // woken through the Jedis subscription
+
+            assertThat(third.fencingToken()).isGreaterThan(second.fencingToken())
+                    .isGreaterThan(first.fencingToken());
+            third.close();
+        }
+    }
+
+    private static void closeSoon(Lease lease) {
+        Thread closer = new Thread(() -> {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            lease.close();
+        });
+        closer.setDaemon(true);
+        closer.start();
+    }
+}
