@@ -24,7 +24,9 @@ class LocksCleanupConfiguration {
 
     @Bean
     @ConditionalOnMissingBean
-    LocksSweeper locksSweeper(LockRegistry registry) {
+    LocksSweeper locksSweeper(LockRegistry registry, LocksProperties properties) {
+        // The properties are asked for so that they are bound and checked first: a bad locks.cleanup.interval is
+        // then reported by its name, not by the @Scheduled processing of the sweeper.
         return new LocksSweeper(registry);
     }
 

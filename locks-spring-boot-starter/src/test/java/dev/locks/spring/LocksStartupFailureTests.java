@@ -31,6 +31,12 @@ class LocksStartupFailureTests {
     }
 
     @Test
+    void negativeCleanupIntervalShouldFailNamingThePropertyWithTheApplicationsRegistry() {
+        assertInvalid(runner.withBean(RecordingLockRegistry.class), "locks.cleanup.interval=-1m",
+                "locks.cleanup.interval", "Must be a duration > 0.");
+    }
+
+    @Test
     void negativeDefaultTtlShouldFailNamingTheProperty() {
         assertInvalid("locks.compute.default-ttl=-1s", "locks.compute.default-ttl", "Must be a duration >= 0.");
     }
@@ -92,6 +98,10 @@ class LocksStartupFailureTests {
     }
 
     private void assertInvalid(String property, String name, String reason) {
+        assertInvalid(runner, property, name, reason);
+    }
+
+    private static void assertInvalid(ApplicationContextRunner runner, String property, String name, String reason) {
         runner.withPropertyValues(property).run(context -> {
             assertThat(context).hasFailed();
             Throwable failure = context.getStartupFailure();
