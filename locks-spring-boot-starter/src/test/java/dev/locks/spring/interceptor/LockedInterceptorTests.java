@@ -65,6 +65,12 @@ class LockedInterceptorTests {
     }
 
     @Test
+    void rootShouldDescribeTheCall() {
+        runner.run(context -> assertThat(context.getBean(Accounts.class).rooted("7"))
+                .containsExactly("Accounts", "rooted:7"));
+    }
+
+    @Test
     void collectionsAndArraysShouldLockEachElement() {
         runner.run(context -> {
             Accounts accounts = context.getBean(Accounts.class);
@@ -245,6 +251,11 @@ class LockedInterceptorTests {
 
         @Locked(keys = "@tenant.prefix + ':' + #id")
         public List<String> withBean(String id) {
+            return heldKeys();
+        }
+
+        @Locked(keys = {"#root.methodName + ':' + #root.args[0]", "#this.targetClass.simpleName"})
+        public List<String> rooted(String id) {
             return heldKeys();
         }
 
