@@ -1,10 +1,12 @@
 package dev.locks.spring.interceptor;
 
-import dev.locks.spring.AcquireOptionValues;
 import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
-import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.springframework.core.env.Environment;
 
 /**
@@ -33,22 +35,39 @@ final class AttributeValues {
         this.method = method;
     }
 
-    /** {@code value} resolved and converted, or {@code null} when it is empty (the default applies). */
-    <T> T resolve(String attribute, String value, Function<String, T> convert) {
+    /**
+     * The option that {@code value} states, as a change to options of type {@code T}; {@code null} when the
+     * value is empty (the default applies). The change is tried on {@code probe} at once, so that an invalid
+     * value fails here, naming the attribute, rather than on the first call.
+     */
+    <T> UnaryOperator<T> option(String attribute, String value, T probe, Function<String, UnaryOperator<T>> parse) {
         if (value.isEmpty()) {
             return null;
         }
         try {
-            return convert.apply(environment.resolveRequiredPlaceholders(value).trim());
+            UnaryOperator<T> option = parse.apply(environment.resolveRequiredPlaceholders(value).trim());
+            option.apply(probe);
+            return option;
         }
         catch (IllegalArgumentException ex) {
             throw invalid(attribute, value, ex.getMessage(), OPTION_ACTION);
         }
     }
 
-    /** The duration {@code value} states, or {@code null} when it is empty. */
-    Duration duration(String attribute, String value) {
-        return resolve(attribute, value, text -> AcquireOptionValues.duration(attribute, text));
+    /** The options applied one after the other; {@code null} when there are none. */
+    @SafeVarargs
+    static <T> UnaryOperator<T> all(UnaryOperator<T>... options) {
+        List<UnaryOperator<T>> given = Arrays.stream(options).filter(Objects::nonNull).toList();
+        if (given.isEmpty()) {
+            return null;
+        }
+        return defaults -> {
+            T result = defaults;
+            for (UnaryOperator<T> option : given) {
+                result = option.apply(result);
+            }
+            return result;
+        };
     }
 
     InvalidLocksAnnotationException invalid(String attribute, String value, String reason, String action) {

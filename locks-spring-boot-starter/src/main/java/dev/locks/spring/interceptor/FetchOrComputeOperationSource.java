@@ -53,29 +53,19 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {
         ComputeOptions probe = ComputeOptions.defaults();
-        Duration ttl = values.resolve("ttl", annotation.ttl(), text -> {
-            Duration duration = AcquireOptionValues.duration("ttl", text);
-            probe.withTtl(duration);
-            return duration;
-        });
-        Duration computeTimeout = values.resolve("computeTimeout", annotation.computeTimeout(), text -> {
-            Duration duration = AcquireOptionValues.duration("computeTimeout", text);
-            probe.withComputeTimeout(duration);
-            return duration;
-        });
-        Duration waitTime = values.resolve("waitTime", annotation.waitTime(), text -> {
-            Duration duration = AcquireOptionValues.duration("waitTime", text);
-            probe.withWaitTime(duration);
-            return duration;
-        });
-        if (ttl == null && computeTimeout == null && waitTime == null) {
-            return null;
-        }
-        return options -> {
-            ComputeOptions result = ttl == null ? options : options.withTtl(ttl);
-            result = computeTimeout == null ? result : result.withComputeTimeout(computeTimeout);
-            return waitTime == null ? result : result.withWaitTime(waitTime);
-        };
+        return AttributeValues.all(
+                values.option("ttl", annotation.ttl(), probe, text -> {
+                    Duration ttl = AcquireOptionValues.duration("ttl", text);
+                    return options -> options.withTtl(ttl);
+                }),
+                values.option("computeTimeout", annotation.computeTimeout(), probe, text -> {
+                    Duration timeout = AcquireOptionValues.duration("computeTimeout", text);
+                    return options -> options.withComputeTimeout(timeout);
+                }),
+                values.option("waitTime", annotation.waitTime(), probe, text -> {
+                    Duration waitTime = AcquireOptionValues.duration("waitTime", text);
+                    return options -> options.withWaitTime(waitTime);
+                }));
     }
 
     /** Whether the method returns an {@code Optional}; rejects what cannot be stored. */

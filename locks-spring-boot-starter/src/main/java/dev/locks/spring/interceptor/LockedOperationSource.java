@@ -59,34 +59,21 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         return LockKeys.of(MethodDescriptions.describe(targetClass, method), expressions, parameters, texts, parsed);
     }
 
-    // Each attribute is checked on its own against the defaults, so that a failure names it.
     private static UnaryOperator<AcquireOptions> overrides(Locked locked, AttributeValues values) {
         AcquireOptions probe = AcquireOptions.defaults();
-        String retries = values.resolve("retries", locked.retries(),
-                text -> checked(text, AcquireOptionValues.withRetries(probe, text)));
-        Duration retryInterval = values.resolve("retryInterval", locked.retryInterval(), text -> {
-            Duration interval = AcquireOptionValues.duration("retryInterval", text);
-            return checked(interval, probe.withRetryInterval(interval));
-        });
-        String lockTimeout = values.resolve("lockTimeout", locked.lockTimeout(),
-                text -> checked(text, AcquireOptionValues.withLockTimeout(probe, text)));
-        Duration waitTime = values.resolve("waitTime", locked.waitTime(), text -> {
-            Duration wait = AcquireOptionValues.duration("waitTime", text);
-            return checked(wait, probe.withWaitTime(wait));
-        });
-        if (retries == null && retryInterval == null && lockTimeout == null && waitTime == null) {
-            return null;
-        }
-        return options -> {
-            AcquireOptions result = retries == null ? options : AcquireOptionValues.withRetries(options, retries);
-            result = retryInterval == null ? result : result.withRetryInterval(retryInterval);
-            result = lockTimeout == null ? result : AcquireOptionValues.withLockTimeout(result, lockTimeout);
-            return waitTime == null ? result : result.withWaitTime(waitTime);
-        };
-    }
-
-    private static <T> T checked(T value, AcquireOptions accepted) {
-        return value;
+        return AttributeValues.all(
+                values.option("retries", locked.retries(), probe,
+                        text -> options -> AcquireOptionValues.withRetries(options, text)),
+                values.option("retryInterval", locked.retryInterval(), probe, text -> {
+                    Duration interval = AcquireOptionValues.duration("retryInterval", text);
+                    return options -> options.withRetryInterval(interval);
+                }),
+                values.option("lockTimeout", locked.lockTimeout(), probe,
+                        text -> options -> AcquireOptionValues.withLockTimeout(options, text)),
+                values.option("waitTime", locked.waitTime(), probe, text -> {
+                    Duration waitTime = AcquireOptionValues.duration("waitTime", text);
+                    return options -> options.withWaitTime(waitTime);
+                }));
     }
 
     private static boolean isAsync(Method method, AttributeValues values) {
