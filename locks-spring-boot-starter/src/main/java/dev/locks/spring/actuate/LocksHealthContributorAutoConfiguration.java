@@ -2,6 +2,7 @@ package dev.locks.spring.actuate;
 
 import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
+import dev.locks.spring.LocksAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -16,7 +17,7 @@ import org.springframework.context.annotation.Bean;
  * Auto-configuration of the {@code locks} health contributor ({@link LocksHealthIndicator}), when the
  * application has Spring Boot's health support; {@code management.health.locks.enabled=false} turns it off.
  */
-@AutoConfiguration(afterName = "dev.locks.spring.LocksAutoConfiguration")
+@AutoConfiguration(after = LocksAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
 @ConditionalOnBooleanProperty(name = "locks.enabled", matchIfMissing = true)
 @ConditionalOnBean(LockRegistry.class)
