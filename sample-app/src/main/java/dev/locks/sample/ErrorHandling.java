@@ -13,14 +13,12 @@ import org.springframework.web.bind.annotation.RestControllerAdvice;
 @RestControllerAdvice
 class ErrorHandling {
 
-    /** Someone else held the keys for longer than this caller was willing to wait. */
-    @ExceptionHandler(LockTimeoutException.class)
-    ProblemDetail lockTimeout(LockTimeoutException ex) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
-    }
-
-    @ExceptionHandler(FencedOffException.class)
-    ProblemDetail fencedOff(FencedOffException ex) {
+    /**
+     * Someone else held the keys for longer than this caller was willing to wait, or took them over and
+     * wrote first.
+     */
+    @ExceptionHandler({ LockTimeoutException.class, FencedOffException.class })
+    ProblemDetail conflict(RuntimeException ex) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
     }
 
