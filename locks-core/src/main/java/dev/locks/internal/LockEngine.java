@@ -72,6 +72,9 @@ public final class LockEngine implements AutoCloseable {
     private final Maintenance maintenance;
     private final Watchdog watchdog;
     private final RemoteLocks remote;
+    /** One reading of both clocks, so that every timestamp of a lock is the same instant each time it is shown. */
+    private final long originNanos;
+    private final Instant origin;
     private volatile boolean closed;
 
     /** An engine whose table is the whole truth: the in-memory backend. */
@@ -83,6 +86,8 @@ public final class LockEngine implements AutoCloseable {
     public LockEngine(Settings settings, RemoteLockStore store) {
         this.settings = settings;
         this.clock = settings.clock();
+        this.originNanos = clock.nanoTime();
+        this.origin = clock.instant();
         this.observer = settings.observer();
         this.observing = observer != LocksObserver.NONE;
         this.table = new LockTable(this::staleRemoved);
@@ -110,6 +115,11 @@ public final class LockEngine implements AutoCloseable {
 
     LocksClock clock() {
         return clock;
+    }
+
+    /** The wall-clock time of a reading of the clock's nanoseconds: stable, however often it is asked. */
+    Instant toInstant(long nanos) {
+        return origin.plusNanos(nanos - originNanos);
     }
 
     /** See {@link dev.locks.LockRegistry#acquire(Collection, AcquireOptions)}. */
@@ -352,7 +362,7 @@ public final class LockEngine implements AutoCloseable {
 
     private String holder(Blocker blocker) {
         if (blocker instanceof LockEntry entry) {
-            return entry.ownerDescription() + " since " + clock.toInstant(entry.acquiredNanos);
+            return entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos);
         }
         try {
             return heldLock(blocker.key()).map(lock -> lock.owner() + " since " + lock.acquiredAt())
@@ -376,7 +386,7 @@ public final class LockEngine implements AutoCloseable {
         if (remote != null) {
             return remote.heldLocks(settings.batchSize(), table);
         }
-        Snapshot snapshot = new Snapshot(clock);
+        Snapshot snapshot = new Snapshot();
         List<HeldLock> held = new ArrayList<>(table.size());
         for (LockEntry entry : table.entries()) {
             HeldLock lock = snapshot.of(entry);
@@ -394,7 +404,7 @@ public final class LockEngine implements AutoCloseable {
             return remote.heldLock(key, table);
         }
         LockEntry entry = table.get(key);
-        return entry == null ? Optional.empty() : Optional.ofNullable(new Snapshot(clock).of(entry));
+        return entry == null ? Optional.empty() : Optional.ofNullable(new Snapshot().of(entry));
     }
 
     /** How many keys this node holds (with a remote store, other nodes' locks are not counted). */
@@ -483,14 +493,8 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** Converts entries to {@link HeldLock}s against one reading of the clock. */
-    private static final class Snapshot {
-        private final long nowNanos;
-        private final Instant now;
-
-        Snapshot(LocksClock clock) {
-            this.nowNanos = clock.nanoTime();
-            this.now = clock.instant();
-        }
+    private final class Snapshot {
+        private final long nowNanos = clock.nanoTime();
 
         HeldLock of(LockEntry entry) {
             long token = entry.token();
@@ -498,13 +502,9 @@ public final class LockEngine implements AutoCloseable {
                 return null;
             }
             long expires = entry.expiresNanos();
-            return new HeldLock(entry.key(), entry.ownerDescription(), token, at(entry.acquiredNanos),
-                    expires == Long.MAX_VALUE ? Instant.MAX : at(expires),
+            return new HeldLock(entry.key(), entry.ownerDescription(), token, toInstant(entry.acquiredNanos),
+                    expires == Long.MAX_VALUE ? Instant.MAX : toInstant(expires),
                     entry.isLost() || entry.staleReason(nowNanos) != null);
-        }
-
-        private Instant at(long nanos) {
-            return now.plusNanos(nanos - nowNanos);
         }
     }
 }

@@ -54,7 +54,7 @@ final class TableLease implements Lease {
 
     @Override
     public Instant acquiredAt() {
-        return engine.clock().toInstant(acquiredNanos);
+        return engine.toInstant(acquiredNanos);
     }
 
     @Override
@@ -63,7 +63,7 @@ final class TableLease implements Lease {
         for (LockEntry entry : entries) {
             earliest = Math.min(earliest, entry.expiresNanos());
         }
-        return earliest == Long.MAX_VALUE ? Instant.MAX : engine.clock().toInstant(earliest);
+        return earliest == Long.MAX_VALUE ? Instant.MAX : engine.toInstant(earliest);
     }
 
     @Override

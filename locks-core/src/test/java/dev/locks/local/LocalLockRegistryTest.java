@@ -308,6 +308,18 @@ class LocalLockRegistryTest {
     }
 
     @Test
+    void timestampsShouldBeTheSameInstantWhereverAndWheneverShown() throws Exception {
+        LocalLockRegistry registry = registry(LocalLockRegistry.builder().cleanupInterval(Duration.ZERO));
+        try (Lease lease = registry.acquire(List.of("k"))) {
+            HeldLock first = registry.heldLock("k").orElseThrow();
+            Thread.sleep(5);
+            assertThat(registry.heldLock("k").orElseThrow().acquiredAt()).isEqualTo(first.acquiredAt())
+                    .isEqualTo(lease.acquiredAt()).isEqualTo(lease.acquiredAt());
+            assertThat(lease.expiresAt()).isEqualTo(first.expiresAt());
+        }
+    }
+
+    @Test
     void heldLocksShouldBeSortedByKey() {
         LocalLockRegistry registry = manualClockRegistry();
         try (Lease lease = registry.acquire(IntStream.range(0, 20).mapToObj(i -> "k" + (char) ('t' - i)).toList())) {
