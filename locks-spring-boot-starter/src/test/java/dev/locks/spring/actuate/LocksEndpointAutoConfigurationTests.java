@@ -3,7 +3,9 @@ package dev.locks.spring.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.HeldLock;
+import dev.locks.Lease;
 import dev.locks.LockRegistry;
+import dev.locks.spring.LocksAutoConfiguration;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -25,6 +27,33 @@ class LocksEndpointAutoConfigurationTests {
     void exposedEndpointShouldBeAutoConfigured() {
         runner.withPropertyValues("management.endpoints.web.exposure.include=locks")
                 .run(context -> assertThat(context).hasSingleBean(LocksEndpoint.class));
+    }
+
+    @Test
+    void realRegistryShouldBeShownByTheEndpoint() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class,
+                        LocksEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=locks")
+                .run(context -> {
+                    try (Lease lease = context.getBean(LockRegistry.class).acquire(List.of("account:1"))) {
+                        LocksEndpoint.LocksDescriptor locks = context.getBean(LocksEndpoint.class)
+                                .locks(SecurityContext.NONE);
+                        assertThat(locks.backend()).isEqualTo("local");
+                        assertThat(locks.locks()).extracting(LocksEndpoint.HeldLockDescriptor::fencingToken)
+                                .containsExactly(lease.fencingToken());
+                    }
+                });
+    }
+
+    @Test
+    void locksDisabledWithTheRealCoreShouldLeaveNoEndpoint() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class,
+                        LocksEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=locks", "locks.enabled=false")
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LockRegistry.class)
+                        .doesNotHaveBean(LocksEndpoint.class));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.locks.spring.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.LockRegistry;
+import dev.locks.spring.LocksAutoConfiguration;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Health;
@@ -21,6 +22,15 @@ class LocksHealthContributorAutoConfigurationTests {
     void healthOnTheClasspathShouldAutoConfigureTheContributor() {
         runner.run(context -> assertThat(context).hasSingleBean(LocksHealthIndicator.class)
                 .hasBean("locksHealthIndicator"));
+    }
+
+    @Test
+    void realRegistryShouldBeUp() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class,
+                        LocksHealthContributorAutoConfiguration.class))
+                .run(context -> assertThat(context.getBean(LocksHealthIndicator.class).health().getDetails())
+                        .containsEntry("backend", "local").containsEntry("held", 0));
     }
 
     @Test

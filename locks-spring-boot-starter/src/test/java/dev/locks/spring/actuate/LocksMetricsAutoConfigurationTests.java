@@ -2,10 +2,14 @@ package dev.locks.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
 import dev.locks.LocksObserver;
+import dev.locks.spring.LocksAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -29,6 +33,23 @@ class LocksMetricsAutoConfigurationTests {
             assertThat(context.getBean(MeterRegistry.class).find("locks.held").tag("backend", "stub").gauge())
                     .isNotNull();
         });
+    }
+
+    @Test
+    void realRegistryShouldBeBuiltWithTheMetersAndFeedThem() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class, MetricsAutoConfiguration.class,
+                        SimpleMetricsExportAutoConfiguration.class, LocksMetricsAutoConfiguration.class))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    context.getBean(LockRegistry.class).acquire(List.of("account:1")).close();
+                    context.getBean(ComputeCache.class).fetchOrCompute("quote:ACME", Duration.ZERO, () -> 1);
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    assertThat(meters.get("locks.acquire").tags("backend", "local", "result", "acquired").timer()
+                            .count()).isOne();
+                    assertThat(meters.get("locks.compute").tags("backend", "local", "outcome", "computed").timer()
+                            .count()).isOne();
+                });
     }
 
     @Test
