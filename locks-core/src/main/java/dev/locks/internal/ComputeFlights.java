@@ -31,6 +31,13 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <li>the first {@link #complete} from any of its computers settles it; only the current computer can
  *       {@link #fail} it; a settled or abandoned miss accepts nothing more.</li>
  * </ul>
+ *
+ * <p>A distributed backend runs the flights of its node <em>without a store</em> ({@link #ComputeFlights(LocksClock)}):
+ * the node's first caller of a key gets the turn at once and takes part in the protocol across nodes for all
+ * the node's callers of that key, which wait here. It keeps its own state with the flight ({@link #attach}),
+ * leaves its computer untimed while the computation runs on another node and times it from when it computes
+ * here ({@link #retime}), passes the turn on when its caller stops waiting ({@link #handOver}), and settles the
+ * flight with what the protocol decided ({@link #settle}). The hit path is the backend's own.
  */
 public final class ComputeFlights {
 
@@ -42,6 +49,15 @@ public final class ComputeFlights {
     public ComputeFlights(ValueStore store, LocksClock clock) {
         this.store = store;
         this.clock = new FlightClock(clock);
+    }
+
+    /**
+     * Flights without a store, for a backend that looks values up and stores them itself (atomically with
+     * deciding who computes): the first caller of a miss gets {@link ComputeOutcome.Compute} without a
+     * lookup, and {@link #complete} stores nothing.
+     */
+    public ComputeFlights(LocksClock clock) {
+        this(null, clock);
     }
 
     /**
@@ -109,6 +125,79 @@ public final class ComputeFlights {
         }
     }
 
+    /**
+     * Settles the ticket's miss with {@code outcome}, decided elsewhere (by a distributed backend), if the
+     * ticket is one of its computers' (the current one or not); stores nothing.
+     *
+     * @return false, changing nothing, if the miss is over or unknown
+     */
+    public boolean settle(ComputeTicket ticket, ComputeOutcome outcome) {
+        Flight flight = flightOf(ticket);
+        if (flight == null) {
+            return false;
+        }
+        try {
+            return flight.end(ticket.id(), outcome);
+        } finally {
+            removeIfOver(ticket.key(), flight);
+        }
+    }
+
+    /**
+     * Times the ticket's computer afresh, from now: after {@code computeTimeout} the oldest waiter replaces
+     * it. {@code null} leaves it untimed, for as long as it waits for a computation that another node times.
+     *
+     * @return false, changing nothing, if the ticket is not the current computer's of a miss in flight
+     */
+    public boolean retime(ComputeTicket ticket, Duration computeTimeout) {
+        Flight flight = flightOf(ticket);
+        return flight != null && flight.retime(ticket.id(), computeTimeout);
+    }
+
+    /**
+     * The ticket's computer gives up its turn (its caller stopped waiting): the oldest waiter takes it now;
+     * with nobody waiting the miss ends.
+     *
+     * @return whether a waiter takes the turn; false also if the ticket is not the current computer's
+     */
+    public boolean handOver(ComputeTicket ticket) {
+        Flight flight = flightOf(ticket);
+        if (flight == null) {
+            return false;
+        }
+        try {
+            return flight.handOver(ticket.id());
+        } finally {
+            removeIfOver(ticket.key(), flight);
+        }
+    }
+
+    /**
+     * Keeps {@code attachment} (a backend's state) with the ticket's miss, for as long as it is in flight.
+     *
+     * @return false if the miss is over or unknown
+     */
+    public boolean attach(ComputeTicket ticket, Object attachment) {
+        Flight flight = flightOf(ticket);
+        if (flight == null || !flight.hasComputer(ticket.id())) {
+            return false;
+        }
+        flight.attach(attachment);
+        return true;
+    }
+
+    /** What {@link #attach} kept with the ticket's miss, if that miss is in flight; else {@code null}. */
+    public Object attachment(ComputeTicket ticket) {
+        Flight flight = flightOf(ticket);
+        return flight == null || !flight.hasComputer(ticket.id()) ? null : flight.attachment();
+    }
+
+    /** What {@link #attach} kept with the miss of {@code key} in flight, if any; else {@code null}. No lock. */
+    public Object attachment(String key) {
+        Flight flight = flights.get(key);
+        return flight == null ? null : flight.attachment();
+    }
+
     /** The misses in flight, ending on the way those whose computer is overdue with nobody waiting. */
     public List<Computation> snapshot() {
         List<Computation> computations = new ArrayList<>();
@@ -129,6 +218,9 @@ public final class ComputeFlights {
     }
 
     private ComputeOutcome lookAgain(String key, Flight mine) {
+        if (store == null) {
+            return mine.firstTurn(); // the backend looks again itself, as it takes the turn across nodes
+        }
         Object stored;
         try {
             stored = store.get(key);

@@ -22,6 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>A flight runs until it is <em>settled</em> (a value or an error, which every waiter receives) or
  * <em>abandoned</em> (its computer is overdue and nobody waits). Either way it is over: it accepts nothing
  * more, and a caller that finds it starts a new miss. Used by {@link ComputeFlights} only.
+ *
+ * <p>For a distributed backend the current computer may be <em>untimed</em> ({@link #retime}): it waits for
+ * a computation on another node, which that node times, so nobody here is promoted over it.
  */
 final class Flight {
 
@@ -36,8 +39,10 @@ final class Flight {
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<FlightComputer> computers = new ArrayList<>(2);
     private long deadline;
+    private boolean untimed;
     private ComputeOutcome result;
     private boolean over;
+    private volatile Object attachment;
 
     /** A miss of {@code key} whose first computer is the calling thread, from now on. */
     Flight(String key, String missId, String hint, ComputeOptions options, FlightClock clock) {
@@ -81,7 +86,8 @@ final class Flight {
 
     /**
      * Settles this flight with the value of any of its computers (the first to call wins), storing it first
-     * unless it is {@code null}, so that a caller who comes after the flight finds the value.
+     * unless it is {@code null} (or there is no store: the backend stores), so that a caller who comes after
+     * the flight finds the value.
      *
      * @param ttl {@code null} for the TTL of the first computer
      * @return the computer, or {@code null}, changing nothing, if the flight is over or the ticket is not one
@@ -132,6 +138,96 @@ final class Flight {
         }
     }
 
+    /**
+     * Settles this flight with {@code outcome}, decided elsewhere (by a distributed backend), if the ticket
+     * is one of its computers'; stores nothing.
+     *
+     * @return false, changing nothing, if the flight is over or the ticket is not one of its computers'
+     */
+    boolean end(String ticketId, ComputeOutcome outcome) {
+        lock.lock();
+        try {
+            if (over || computer(ticketId) == null) {
+                return false;
+            }
+            settle(outcome);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Times the current computer afresh: its compute timeout runs from now, and so does its
+     * {@link Computation#startedAt()}; {@code null} leaves it untimed, while it waits for a computation that
+     * another node times.
+     *
+     * @return false, changing nothing, if the flight is over or the ticket is not its current computer's
+     */
+    boolean retime(String ticketId, Duration computeTimeout) {
+        lock.lock();
+        try {
+            if (!isCurrent(ticketId)) {
+                return false;
+            }
+            long now = clock.now();
+            untimed = computeTimeout == null;
+            if (!untimed) {
+                deadline = now + nanos(computeTimeout);
+                int last = computers.size() - 1;
+                computers.set(last, computers.get(last).restartedAt(now));
+            }
+            changed.signalAll(); // the oldest waiter reads the new deadline
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * The current computer gives up its turn: the oldest waiter is promoted now; with nobody waiting the
+     * flight is abandoned.
+     *
+     * @return whether a waiter takes the turn; false also if the ticket is not the current computer's
+     */
+    boolean handOver(String ticketId) {
+        lock.lock();
+        try {
+            if (!isCurrent(ticketId)) {
+                return false;
+            }
+            if (waiters.isEmpty()) {
+                over = true;
+                return false;
+            }
+            untimed = false;
+            deadline = clock.now();
+            changed.signalAll();
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether the ticket is one of this flight's computers'. */
+    boolean hasComputer(String ticketId) {
+        lock.lock();
+        try {
+            return computer(ticketId) != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** What the backend keeps with this flight; {@code null} until {@link #attach}. */
+    Object attachment() {
+        return attachment;
+    }
+
+    void attach(Object attachment) {
+        this.attachment = attachment;
+    }
+
     /** Whether it is settled or abandoned. */
     boolean isOver() {
         lock.lock();
@@ -159,7 +255,7 @@ final class Flight {
     private ComputeOutcome waitAs(Waiter me) {
         while (result == null) {
             long now = clock.now();
-            if (isHead(me) && now - deadline >= 0) {
+            if (isHead(me) && overdue(now)) {
                 return promote(me, now);
             }
             if (me.expired(now)) {
@@ -172,7 +268,7 @@ final class Flight {
     }
 
     private void park(Waiter me, long now) {
-        long nanos = isHead(me) ? Math.min(deadline - now, me.remaining(now)) : me.remaining(now);
+        long nanos = isHead(me) && !untimed ? Math.min(deadline - now, me.remaining(now)) : me.remaining(now);
         try {
             clock.park(changed, nanos);
         } catch (InterruptedException e) {
@@ -194,6 +290,7 @@ final class Flight {
         FlightComputer computer = FlightComputer.of(missId, computers.size(), name, now);
         computers.add(computer);
         deadline = now + nanos(computeTimeout);
+        untimed = false;
         return computer;
     }
 
@@ -211,10 +308,18 @@ final class Flight {
 
     /** Whether the flight is over, abandoning it first if its computer is overdue and nobody waits. */
     private boolean overAt(long now) {
-        if (!over && waiters.isEmpty() && now - deadline >= 0) {
+        if (!over && waiters.isEmpty() && overdue(now)) {
             over = true;
         }
         return over;
+    }
+
+    private boolean overdue(long now) {
+        return !untimed && now - deadline >= 0;
+    }
+
+    private boolean isCurrent(String ticketId) {
+        return !over && computers.get(computers.size() - 1).id().equals(ticketId);
     }
 
     private FlightComputer computer(String ticketId) {
@@ -227,7 +332,7 @@ final class Flight {
     }
 
     private void store(Object value, Duration ttl, ValueStore store) {
-        if (value == null) {
+        if (value == null || store == null) {
             return;
         }
         try {

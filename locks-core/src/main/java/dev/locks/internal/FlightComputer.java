@@ -29,6 +29,11 @@ public record FlightComputer(String id, String name, long startedNanos, int turn
         return !ticket.id().endsWith(SEPARATOR + 0);
     }
 
+    /** The same computer, started (timed) from {@code nanos} on. */
+    FlightComputer restartedAt(long nanos) {
+        return new FlightComputer(id, name, nanos, turn);
+    }
+
     ComputeTicket ticket(String key) {
         return new ComputeTicket(key, id);
     }

@@ -1,5 +1,14 @@
 package dev.locks.local;
 
+import static dev.locks.internal.ComputeCalls.cast;
+import static dev.locks.internal.ComputeCalls.checkCall;
+import static dev.locks.internal.ComputeCalls.requireSetting;
+import static dev.locks.internal.ComputeCalls.requireTicket;
+import static dev.locks.internal.ComputeCalls.requireTtl;
+import static dev.locks.internal.ComputeCalls.resultOf;
+import static dev.locks.internal.ComputeCalls.sneaky;
+import static dev.locks.internal.ComputeCalls.valueOf;
+
 import dev.locks.Computation;
 import dev.locks.ComputeCache;
 import dev.locks.ComputeOptions;
@@ -180,10 +189,7 @@ public final class LocalComputeCache implements ComputeCache {
             return runComputer(turn.ticket(), options.ttl(), compute, started);
         }
         events.report(resultOf(outcome), started);
-        if (outcome instanceof ComputeOutcome.Failed failed) {
-            throw sneaky(failed.error());
-        }
-        return cast(outcome instanceof ComputeOutcome.Hit hit ? hit.value() : ((ComputeOutcome.Value) outcome).value());
+        return valueOf(outcome);
     }
 
     /** Runs the caller's own supplier as the miss's computer; the caller gets its own result or exception. */
@@ -211,44 +217,6 @@ public final class LocalComputeCache implements ComputeCache {
         }
     }
 
-    private static ComputeResult resultOf(ComputeOutcome outcome) {
-        if (outcome instanceof ComputeOutcome.Hit) {
-            return ComputeResult.HIT;
-        }
-        return outcome instanceof ComputeOutcome.Value ? ComputeResult.WAITED : ComputeResult.FAILED;
-    }
-
-    private static void checkCall(String key, Duration ttl, Object compute) {
-        Keys.requireValid(key, 0);
-        requireTtl(ttl);
-        if (compute == null) {
-            throw new IllegalArgumentException("compute must not be null");
-        }
-    }
-
-    private static void requireTtl(Duration ttl) {
-        if (ttl == null || ttl.isNegative()) {
-            throw new IllegalArgumentException("ttl must be a duration >= 0 (0 = no expiry), was " + ttl);
-        }
-    }
-
-    private static void requireTicket(ComputeTicket ticket) {
-        if (ticket == null) {
-            throw new IllegalArgumentException("ticket must not be null");
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static <V> V cast(Object value) {
-        return (V) value;
-    }
-
-    /** Throws {@code error} as it is, checked or not, without wrapping it. */
-    @SuppressWarnings("unchecked")
-    private static <E extends Throwable> RuntimeException sneaky(Throwable error) throws E {
-        throw (E) error;
-    }
-
     /**
      * Builds a {@link LocalComputeCache}. Defaults: {@link ComputeOptions#defaults()} (TTL 5 minutes, compute
      * timeout 30 seconds), 10,000 entries, the system clock, no observer.
@@ -268,7 +236,7 @@ public final class LocalComputeCache implements ComputeCache {
          * calls that give none, and their wait time (none by default).
          */
         public Builder defaultOptions(ComputeOptions options) {
-            this.defaults = requireNonNull(options, "defaultOptions");
+            this.defaults = requireSetting(options, "defaultOptions");
             return this;
         }
 
@@ -283,25 +251,18 @@ public final class LocalComputeCache implements ComputeCache {
 
         /** The time of TTLs, compute timeouts and wait times; also drives the value store's expiry. */
         public Builder clock(LocksClock clock) {
-            this.clock = requireNonNull(clock, "clock");
+            this.clock = requireSetting(clock, "clock");
             return this;
         }
 
         /** Told how every call ended; one that throws is logged and ignored. */
         public Builder observer(LocksObserver observer) {
-            this.observer = requireNonNull(observer, "observer");
+            this.observer = requireSetting(observer, "observer");
             return this;
         }
 
         public LocalComputeCache build() {
             return new LocalComputeCache(this);
-        }
-
-        private static <T> T requireNonNull(T value, String name) {
-            if (value == null) {
-                throw new IllegalArgumentException(name + " must not be null");
-            }
-            return value;
         }
     }
 }

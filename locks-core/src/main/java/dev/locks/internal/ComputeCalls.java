@@ -1,0 +1,75 @@
+package dev.locks.internal;
+
+import dev.locks.ComputeOutcome;
+import dev.locks.ComputeTicket;
+import dev.locks.LocksObserver.ComputeResult;
+import java.time.Duration;
+
+/**
+ * What every {@link dev.locks.ComputeCache} backend checks of a call and hands back the same way. Not an API.
+ */
+public final class ComputeCalls {
+
+    private ComputeCalls() {
+    }
+
+    /** Checks the arguments of a fetch-or-compute call. */
+    public static void checkCall(String key, Duration ttl, Object compute) {
+        Keys.requireValid(key, 0);
+        requireTtl(ttl);
+        if (compute == null) {
+            throw new IllegalArgumentException("compute must not be null");
+        }
+    }
+
+    public static void requireTtl(Duration ttl) {
+        if (ttl == null || ttl.isNegative()) {
+            throw new IllegalArgumentException("ttl must be a duration >= 0 (0 = no expiry), was " + ttl);
+        }
+    }
+
+    public static void requireTicket(ComputeTicket ticket) {
+        if (ticket == null) {
+            throw new IllegalArgumentException("ticket must not be null");
+        }
+    }
+
+    /** Returns a builder setting's {@code value}; {@code null} is an {@link IllegalArgumentException} naming it. */
+    public static <T> T requireSetting(T value, String name) {
+        if (value == null) {
+            throw new IllegalArgumentException(name + " must not be null");
+        }
+        return value;
+    }
+
+    /** How a call that did not compute ended: hit, waited or failed. */
+    public static ComputeResult resultOf(ComputeOutcome outcome) {
+        if (outcome instanceof ComputeOutcome.Hit) {
+            return ComputeResult.HIT;
+        }
+        return outcome instanceof ComputeOutcome.Value ? ComputeResult.WAITED : ComputeResult.FAILED;
+    }
+
+    /** The value of a hit or of a computation waited for; the error of a failed one, thrown as it is. */
+    public static <V> V valueOf(ComputeOutcome outcome) {
+        if (outcome instanceof ComputeOutcome.Failed failed) {
+            throw sneaky(failed.error());
+        }
+        return cast(outcome instanceof ComputeOutcome.Hit hit ? hit.value() : ((ComputeOutcome.Value) outcome).value());
+    }
+
+    @SuppressWarnings("unchecked")
+    public static <V> V cast(Object value) {
+        return (V) value;
+    }
+
+    /** Throws {@code error} as it is, checked or not, without wrapping it. */
+    public static RuntimeException sneaky(Throwable error) {
+        return ComputeCalls.<RuntimeException>throwAs(error);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E throwAs(Throwable error) throws E {
+        throw (E) error;
+    }
+}
