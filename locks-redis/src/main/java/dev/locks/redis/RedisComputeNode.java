@@ -1,0 +1,356 @@
+package dev.locks.redis;
+
+import dev.locks.Computation;
+import dev.locks.ComputeFailedException;
+import dev.locks.ComputeOptions;
+import dev.locks.ComputeOutcome;
+import dev.locks.ComputeTicket;
+import dev.locks.ComputeTimeoutException;
+import dev.locks.LocksClock;
+import dev.locks.internal.ComputeFlights;
+import java.lang.System.Logger.Level;
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.data.redis.serializer.SerializationException;
+
+/**
+ * One node's side of fetch-or-compute across nodes. Callers of a key on this node meet in the node-local
+ * single flight ({@link ComputeFlights}, without a store); its computer is the node's one caller in the
+ * protocol across nodes, for all the others, which wait in the flight:
+ * <ol>
+ *   <li>it claims the miss in Redis ({@link RedisComputeStore#claim}): the value may be there after all
+ *       (every caller of the node gets it), or it computes, or another node's computer does and it waits;</li>
+ *   <li>waiting, it is not timed here (that computer's compute lock expires in Redis); it parks until the
+ *       notice that ends the miss, or until the lock's expiry, when it claims again and so takes over the
+ *       miss if nobody finished it (with the first computer's hint), or once a {@link #POLL} in case a
+ *       notice was lost;</li>
+ *   <li>computing, it is timed here with its compute timeout, like the lock in Redis: when it stalls, the
+ *       flight's oldest waiter takes its place on this node and claims in its turn;</li>
+ *   <li>a caller that stops waiting (its wait time, an interrupt) passes the turn to the oldest waiter.</li>
+ * </ol>
+ * When a miss ends, the node that ended it settles its own flight with the value or exception object itself;
+ * every other node learns it from one notice on the one subscription of the node, fetches a value with one
+ * {@code GET} (on the notice thread, once per node), and settles its flight with it, or with a
+ * {@link ComputeFailedException}. When Redis cannot be reached, the caller in the protocol settles its flight
+ * with the {@link dev.locks.LockUnavailableException}: nobody on the node is left waiting.
+ */
+final class RedisComputeNode implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(RedisComputeNode.class.getName());
+
+    /** How often a waiting node looks at Redis by itself, should a notice be lost (while re-subscribing). */
+    static final Duration POLL = Duration.ofSeconds(1);
+
+    /** How long a waiter parks at most, with a clock other than the system's, before it reads that clock again. */
+    private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** How long after a compute lock's expiry a waiter claims, so that Redis sees it expired. */
+    private static final long EXPIRY_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+
+    private final RedisComputeStore store;
+    private final ComputeFlights flights;
+    private final LocksClock clock;
+    private final boolean systemClock;
+    private final String node = ProcessHandle.current().pid() + "@" + hostName();
+    private final String id = UUID.randomUUID().toString().substring(0, 8);
+    private final AtomicLong ids = new AtomicLong();
+    private final ReleaseSubscription subscription;
+
+    RedisComputeNode(RedisComputeStore store, LocksClock clock) {
+        this.store = store;
+        this.clock = clock;
+        this.systemClock = clock == LocksClock.system();
+        this.flights = new ComputeFlights(clock);
+        this.subscription = store.subscribe(this::noticed);
+    }
+
+    /**
+     * Starts or joins the miss of {@code key}, which the caller has just missed.
+     *
+     * @return {@link ComputeOutcome.Compute} when the caller computes (its ticket works on any node);
+     *         {@link ComputeOutcome.Hit} when the value was stored after all; {@link ComputeOutcome.Value} or
+     *         {@link ComputeOutcome.Failed} when it waited for another computer
+     * @throws ComputeTimeoutException when the caller's own wait time ran out (the miss goes on)
+     * @throws CancellationException when the caller was interrupted while waiting (the miss goes on)
+     * @throws dev.locks.LockUnavailableException when Redis cannot be reached
+     */
+    ComputeOutcome take(String key, String hint, ComputeOptions options) {
+        long since = clock.nanoTime();
+        ComputeOutcome local = flights.join(key, hint, options);
+        if (local instanceof ComputeOutcome.Compute turn) {
+            return represent(key, turn.ticket(), hint, options, since);
+        }
+        return local;
+    }
+
+    /**
+     * Completes the ticket's miss, if this is its first completion; this node's flight of the key gets
+     * {@code value} itself. A computer whose completion came too late passes its turn on this node.
+     *
+     * @throws SerializationException when {@code value} cannot be stored: the miss fails with it
+     */
+    boolean complete(String key, RedisComputeTicket ticket, Object value, Duration ttl) {
+        boolean accepted;
+        try {
+            accepted = store.complete(id, key, ticket, value, ttl);
+        } catch (SerializationException e) {
+            fail(key, ticket, e); // every waiter learns that this value could not be stored
+            throw e;
+        } catch (RuntimeException e) {
+            settleHere(key, ticket.miss(), new ComputeOutcome.Failed(e)); // nobody on this node waits in vain
+            throw e;
+        }
+        if (accepted) {
+            settleHere(key, ticket.miss(), new ComputeOutcome.Value(value));
+        } else {
+            passTurn(key, ticket);
+        }
+        return accepted;
+    }
+
+    /**
+     * Fails the ticket's miss with {@code error}, if the ticket is its current computer's; this node's flight
+     * of the key gets {@code error} itself, other nodes a {@link ComputeFailedException}. A computer whose
+     * turn had passed passes it on this node too.
+     *
+     * @throws dev.locks.LockUnavailableException when Redis cannot be reached; this node's waiters get
+     *         {@code error} all the same
+     */
+    boolean fail(String key, RedisComputeTicket ticket, Throwable error) {
+        boolean accepted;
+        try {
+            accepted = store.fail(id, key, ticket, error);
+        } catch (RuntimeException e) {
+            settleHere(key, ticket.miss(), new ComputeOutcome.Failed(error));
+            throw e;
+        }
+        if (accepted) {
+            settleHere(key, ticket.miss(), new ComputeOutcome.Failed(error));
+        } else {
+            passTurn(key, ticket);
+        }
+        return accepted;
+    }
+
+    /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
+    long computingSince(String key, RedisComputeTicket ticket, long orElse) {
+        RedisComputeFlight flight = flightAbout(key, ticket.miss());
+        return flight == null ? orElse : flight.computingSince(ticket, orElse);
+    }
+
+    /** This node's flights: the computer (with its node) and this node's waiters of each. */
+    List<Computation> computations() {
+        List<Computation> local = flights.snapshot();
+        List<Computation> described = new ArrayList<>(local.size());
+        for (Computation computation : local) {
+            Object flight = flights.attachment(computation.key());
+            described.add(flight instanceof RedisComputeFlight ours ? ours.describe(computation, node)
+                    : new Computation(computation.key(), computation.computer() + " @ " + node,
+                            computation.waiters(), computation.startedAt()));
+        }
+        return described;
+    }
+
+    int inFlightCount() {
+        return flights.size();
+    }
+
+    Object get(String key) {
+        return store.get(key);
+    }
+
+    void invalidate(String key) {
+        store.invalidate(key);
+    }
+
+    /** How many times Redis confirmed this node's subscription (once, plus once per re-subscription). */
+    int subscriptionConfirmations() {
+        return subscription.confirmations();
+    }
+
+    @Override
+    public void close() {
+        subscription.close();
+    }
+
+    /**
+     * The node's caller in the protocol, for its flight's ticket {@code local}: claims, and waits if need be.
+     *
+     * @param since when the caller began to wait, on the cache's clock (its wait time runs from then)
+     */
+    private ComputeOutcome represent(String key, ComputeTicket local, String hint, ComputeOptions options, long since) {
+        RedisComputeFlight flight = (RedisComputeFlight) flights.attachment(local);
+        boolean waited = flight != null; // promoted on this node, where it waited first: it finds what was learnt
+        if (flight == null) {
+            flight = new RedisComputeFlight(local);
+            flights.attach(local, flight);
+        }
+        while (true) {
+            ComputeOutcome ended = flight.outcome();
+            if (ended != null) {
+                return ended;
+            }
+            flights.retime(local, null); // talking to Redis or waiting for another node: not timed here
+            RedisComputeClaim claim = claim(key, flight, options, hint);
+            if (claim instanceof RedisComputeClaim.Compute turn) {
+                flight.computing(turn.miss(), turn.ticket(), local, clock.nanoTime());
+                flights.retime(local, options.computeTimeout());
+                return new ComputeOutcome.Compute(turn.ticket().toTicket(key), turn.miss().hint());
+            }
+            if (claim instanceof RedisComputeClaim.Wait wait) {
+                flight.waiting(wait);
+                waited = true;
+                ended = awaitRemote(key, local, flight, wait.pttlMillis(), since, options);
+                if (ended != null) {
+                    return ended;
+                }
+            } else {
+                ended = claim instanceof RedisComputeClaim.Hit hit ? new ComputeOutcome.Value(hit.value())
+                        : ((RedisComputeClaim.Done) claim).outcome();
+                settle(flight, ended);
+                return !waited && claim instanceof RedisComputeClaim.Hit hit ? new ComputeOutcome.Hit(hit.value()) : ended;
+            }
+        }
+    }
+
+    /** One claim; when Redis cannot be reached, every caller of the node's flight gets the exception. */
+    private RedisComputeClaim claim(String key, RedisComputeFlight flight, ComputeOptions options, String hint) {
+        try {
+            return store.claim(key, claimant(options, hint), flight.miss());
+        } catch (RuntimeException e) {
+            settle(flight, new ComputeOutcome.Failed(e));
+            throw e;
+        }
+    }
+
+    /**
+     * Parks until the miss ends (its outcome), or it is time to claim again ({@code null}: the compute lock
+     * expired, a poke, or a {@link #POLL} passed).
+     */
+    private ComputeOutcome awaitRemote(String key, ComputeTicket local, RedisComputeFlight flight, long pttlMillis,
+            long since, ComputeOptions options) {
+        long pollNanos = pttlMillis < 0 ? POLL.toNanos()
+                : Math.min(POLL.toNanos(), TimeUnit.MILLISECONDS.toNanos(pttlMillis) + EXPIRY_MARGIN_NANOS);
+        long claimAt = System.nanoTime() + pollNanos;
+        Duration waitTime = options.waitTime().orElse(null);
+        while (true) {
+            long left = claimAt - System.nanoTime();
+            if (waitTime != null) {
+                long waitLeft = since + nanos(waitTime) - clock.nanoTime();
+                if (waitLeft <= 0) {
+                    flights.handOver(local);
+                    throw new ComputeTimeoutException(key, waitTime);
+                }
+                left = Math.min(left, systemClock ? waitLeft : Math.min(waitLeft, SLICE_NANOS));
+            }
+            if (left <= 0) {
+                return null;
+            }
+            try {
+                if (flight.await(left)) {
+                    return flight.outcome();
+                }
+            } catch (InterruptedException e) {
+                flights.handOver(local);
+                Thread.currentThread().interrupt();
+                throw new CancellationException("Interrupted while waiting for the computation of '" + key
+                        + "'; the computation goes on for the other callers");
+            }
+        }
+    }
+
+    /** A notice from another node: settles this node's flight of the key if it awaits that miss. */
+    private void noticed(RedisComputeNotice notice) {
+        if (notice.node().equals(id)) {
+            return; // this node settled its own flight as it ended the miss, with the object itself
+        }
+        Object attached = flights.attachment(notice.key());
+        if (!(attached instanceof RedisComputeFlight flight)) {
+            return;
+        }
+        if (!flight.isAbout(notice.miss())) {
+            flight.poke(); // a miss this node has not placed yet (its claim's answer is on its way): look again
+            return;
+        }
+        ComputeOutcome outcome = switch (notice.outcome()) {
+            case RedisComputeNotice.NULL -> new ComputeOutcome.Value(null);
+            case RedisComputeNotice.FAILED -> new ComputeOutcome.Failed(
+                    new ComputeFailedException(notice.key(), notice.className(), notice.message()));
+            default -> fetched(notice.key());
+        };
+        if (outcome == null) {
+            flight.poke();
+        } else {
+            settle(flight, outcome);
+        }
+    }
+
+    /** The value a notice announced, or {@code null} if it is gone already or cannot be read now. */
+    private ComputeOutcome fetched(String key) {
+        try {
+            Object value = store.get(key);
+            return value == null ? null : new ComputeOutcome.Value(value);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, () -> "could not fetch the value of '" + key + "' a notice announced; its waiter looks again", e);
+            return null;
+        }
+    }
+
+    /** Settles this node's flight of {@code key}, if it is about {@code missId}. */
+    private void settleHere(String key, String missId, ComputeOutcome outcome) {
+        RedisComputeFlight flight = flightAbout(key, missId);
+        if (flight != null) {
+            settle(flight, outcome);
+        }
+    }
+
+    private void settle(RedisComputeFlight flight, ComputeOutcome outcome) {
+        flights.settle(flight.flight(), outcome);
+        flight.deliver(outcome);
+    }
+
+    /** A computer whose completion or failure was refused gives its turn on this node to the oldest waiter. */
+    private void passTurn(String key, RedisComputeTicket ticket) {
+        RedisComputeFlight flight = flightAbout(key, ticket.miss());
+        ComputeTicket local = flight == null ? null : flight.localComputerOf(ticket);
+        if (local != null) {
+            flights.handOver(local);
+        }
+    }
+
+    private RedisComputeFlight flightAbout(String key, String missId) {
+        Object attached = flights.attachment(key);
+        return attached instanceof RedisComputeFlight flight && flight.isAbout(missId) ? flight : null;
+    }
+
+    private RedisComputeStore.Claimant claimant(ComputeOptions options, String hint) {
+        return new RedisComputeStore.Claimant(newId(), Thread.currentThread().getName() + " @ " + node,
+                options.computeTimeout(), newId(), hint, options.ttl());
+    }
+
+    private String newId() {
+        return id + "." + Long.toString(ids.incrementAndGet(), 36);
+    }
+
+    private static long nanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE / 2;
+        }
+    }
+
+    private static String hostName() {
+        try {
+            return InetAddress.getLocalHost().getHostName();
+        } catch (Exception e) {
+            return "unknown-host";
+        }
+    }
+}

@@ -1,0 +1,252 @@
+package dev.locks.redis;
+
+import dev.locks.ComputeFailedException;
+import dev.locks.ComputeOutcome;
+import dev.locks.LockUnavailableException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.core.RedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
+import org.springframework.data.redis.serializer.RedisSerializer;
+import org.springframework.data.redis.serializer.SerializationException;
+import org.springframework.util.StreamUtils;
+
+/**
+ * The Redis side of {@link RedisComputeCache}: one command or one script call per method, each atomic on one
+ * Redis node.
+ *
+ * <p>Data, under the key prefix:
+ * <ul>
+ *   <li>{@code <prefix>value:<key>}: the serialized value, expiring after its TTL ({@code PX}; none for
+ *       {@link Duration#ZERO});</li>
+ *   <li>{@code <prefix>compute:<key>}: the record of the key's miss, a hash that is also its compute lock:
+ *       {@code miss} (id), {@code turn}, {@code computer} (id of the current computer), {@code desc} (its
+ *       description), {@code at} (when it took its turn, microseconds by the server's clock), {@code hint}
+ *       (the first computer's), {@code ttl} (the TTL the miss began with), {@code state}
+ *       ({@code computing} or {@code done}) and, once done, {@code outcome} ({@code value}, {@code null} or
+ *       {@code failed}, with {@code class} and {@code message}). While computing it expires after the
+ *       current computer's compute timeout, so that a waiter takes over; once done, after
+ *       {@link #DONE_GRACE}, so that a waiter whose notice was lost still learns a null result or a failure;</li>
+ *   <li>{@code <prefix>computed}: the channel on which every end of a miss is published
+ *       ({@link RedisComputeNotice}); each node subscribes once.</li>
+ * </ul>
+ * Scripts: {@code compute-claim.lua} (look up once more; then compute, take over, or wait),
+ * {@code compute-complete.lua} (first completion of a miss wins: store, mark done, publish) and
+ * {@code compute-fail.lua} (only the current computer: mark done, publish).
+ *
+ * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached or
+ * does not answer within the client's command timeout; a value the serializer cannot write or read is its
+ * {@link SerializationException}.
+ */
+final class RedisComputeStore {
+
+    /** How long the record of a miss that is done stays. */
+    static final Duration DONE_GRACE = Duration.ofSeconds(5);
+
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> CLAIM = script("compute-claim.lua", List.class);
+    private static final RedisScript<Long> COMPLETE = script("compute-complete.lua", Long.class);
+    private static final RedisScript<Long> FAIL = script("compute-fail.lua", Long.class);
+    private static final byte[] NONE = new byte[0];
+
+    private final RedisConnectionFactory factory;
+    private final RedisTemplate<String, byte[]> redis;
+    private final RedisSerializer<Object> serializer;
+    private final String prefix;
+    private final String channel;
+    private final byte[] channelBytes;
+    private final byte[] graceMillis;
+
+    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
+        this.factory = factory;
+        this.serializer = serializer;
+        this.prefix = keyPrefix;
+        this.channel = keyPrefix + "computed";
+        this.channelBytes = bytes(channel);
+        this.graceMillis = bytes(Long.toString(DONE_GRACE.toMillis()));
+        this.redis = new RedisTemplate<>();
+        redis.setConnectionFactory(factory);
+        redis.setKeySerializer(RedisSerializer.string());
+        redis.setValueSerializer(RedisSerializer.byteArray());
+        redis.setEnableDefaultSerializer(false);
+        redis.afterPropertiesSet();
+    }
+
+    /** The stored, unexpired value of {@code key}, or {@code null}: one {@code GET}. */
+    Object get(String key) {
+        byte[] stored = call(() -> "read '" + key + "'", () -> redis.opsForValue().get(valueKey(key)));
+        return stored == null ? null : serializer.deserialize(stored);
+    }
+
+    /** Removes the value of {@code key}: one {@code DEL}. */
+    void invalidate(String key) {
+        call(() -> "invalidate '" + key + "'", () -> redis.delete(valueKey(key)));
+    }
+
+    /**
+     * Looks {@code key} up once more and, if it is missing, makes the claimant the computer of its miss (a new
+     * one, or {@code awaited} when its computer timed out) or tells it whom to wait for: one script call.
+     *
+     * @param awaited the miss the claimant waited for, or {@code null}
+     */
+    RedisComputeClaim claim(String key, Claimant claimant, RedisComputeMiss awaited) {
+        List<?> reply = call(() -> "claim the computation of '" + key + "'", () -> redis.execute(CLAIM, raw(), raw(),
+                List.of(valueKey(key), missKey(key)),
+                bytes(claimant.computer()), bytes(claimant.description()), millis(claimant.computeTimeout(), 1),
+                bytes(claimant.newMiss()), bytes(claimant.hint()), millis(claimant.ttl(), 0),
+                bytes(awaited == null ? "" : awaited.id()), bytes(awaited == null ? "0" : Integer.toString(awaited.turn())),
+                bytes(awaited == null ? "" : awaited.hint()),
+                bytes(awaited == null ? "0" : Long.toString(awaited.ttlMillis()))));
+        return switch (text(reply, 0)) {
+            case "hit" -> new RedisComputeClaim.Hit(serializer.deserialize((byte[]) reply.get(1)));
+            case "compute" -> {
+                RedisComputeMiss miss = miss(reply);
+                yield new RedisComputeClaim.Compute(miss, new RedisComputeTicket(miss.id(), miss.turn(), claimant.computer()));
+            }
+            case "wait" -> new RedisComputeClaim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
+                    micros(Long.parseLong(text(reply, 7))));
+            case "done" -> new RedisComputeClaim.Done(RedisComputeNotice.FAILED.equals(text(reply, 1))
+                    ? new ComputeOutcome.Failed(new ComputeFailedException(key, text(reply, 2), text(reply, 3)))
+                    : new ComputeOutcome.Value(null));
+            default -> throw new IllegalStateException("compute-claim.lua answered " + text(reply, 0));
+        };
+    }
+
+    /**
+     * Settles the ticket's miss with {@code value}, stored unless it is {@code null}, if this is the miss's
+     * first completion from any of its computers; publishes the notice from {@code node}. One script call.
+     *
+     * @param ttl {@code null} for the TTL the miss began with
+     * @return false, changing nothing, if the miss is over or unknown
+     * @throws SerializationException if the serializer cannot write {@code value} (nothing was sent)
+     */
+    boolean complete(String node, String key, RedisComputeTicket ticket, Object value, Duration ttl) {
+        byte[] serialized = value == null ? NONE : serializer.serialize(value);
+        RedisComputeNotice notice = RedisComputeNotice.completed(node, key, ticket.miss(), value == null);
+        Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(COMPLETE, raw(), raw(),
+                List.of(valueKey(key), missKey(key)), bytes(ticket.miss()), bytes(notice.outcome()), serialized,
+                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channelBytes, bytes(notice.encode())));
+        return done != null && done == 1;
+    }
+
+    /**
+     * Ends the ticket's miss with {@code error}, if the ticket is its current computer's; publishes the
+     * notice (class name and message) from {@code node}. One script call.
+     *
+     * @return false, changing nothing, for a computer whose turn timed out or a miss that is over
+     */
+    boolean fail(String node, String key, RedisComputeTicket ticket, Throwable error) {
+        RedisComputeNotice notice = RedisComputeNotice.failed(node, key, ticket.miss(), error);
+        Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(FAIL, raw(), raw(),
+                List.of(missKey(key)), bytes(ticket.miss()), bytes(ticket.computer()), bytes(notice.className()),
+                bytes(notice.message() == null ? "0" : "1"), bytes(notice.message() == null ? "" : notice.message()),
+                graceMillis, channelBytes, bytes(notice.encode())));
+        return done != null && done == 1;
+    }
+
+    /**
+     * Starts this node's one subscription to the channel of ended misses (Redis need not be up yet: it is
+     * retried in the background). Notices that are not well formed are dropped.
+     */
+    ReleaseSubscription subscribe(Consumer<RedisComputeNotice> noticed) {
+        ReleaseSubscription subscription = new ReleaseSubscription(factory, channel, body -> {
+            RedisComputeNotice notice = RedisComputeNotice.decode(body);
+            if (notice != null) {
+                noticed.accept(notice);
+            }
+        });
+        subscription.start();
+        return subscription;
+    }
+
+    String prefix() {
+        return prefix;
+    }
+
+    String channel() {
+        return channel;
+    }
+
+    private String valueKey(String key) {
+        return prefix + "value:" + key;
+    }
+
+    private String missKey(String key) {
+        return prefix + "compute:" + key;
+    }
+
+    private <T> T call(Supplier<String> what, Supplier<T> command) {
+        try {
+            return command.get();
+        } catch (DataAccessException e) {
+            throw new LockUnavailableException("Redis compute cache (key prefix '" + prefix + "') could not "
+                    + what.get() + ": " + e.getMessage() + " (is Redis reachable? see spring.data.redis.*)", e);
+        }
+    }
+
+    private static RedisComputeMiss miss(List<?> reply) {
+        return new RedisComputeMiss(text(reply, 1), Integer.parseInt(text(reply, 2)), text(reply, 3),
+                Long.parseLong(text(reply, 4)));
+    }
+
+    /** Passes bytes through both ways: arguments are given as bytes, replies are read as bytes or numbers. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static <T> RedisSerializer<T> raw() {
+        return (RedisSerializer) RedisSerializer.byteArray();
+    }
+
+    private static String text(List<?> reply, int index) {
+        Object item = reply.get(index);
+        return item == null ? null : new String((byte[]) item, StandardCharsets.UTF_8);
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Whole milliseconds, rounded up so that a positive duration never becomes 0; at least {@code min}. */
+    private static byte[] millis(Duration duration, long min) {
+        long millis;
+        try {
+            millis = duration.plusNanos(999_999).toMillis();
+        } catch (ArithmeticException tooLong) {
+            millis = Long.MAX_VALUE / 2;
+        }
+        return bytes(Long.toString(Math.max(min, millis)));
+    }
+
+    private static Instant micros(long micros) {
+        return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
+    }
+
+    private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+        try (InputStream in = new ClassPathResource(name, RedisComputeStore.class).getInputStream()) {
+            return RedisScript.of(StreamUtils.copyToString(in, StandardCharsets.UTF_8), resultType);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the script " + name, e);
+        }
+    }
+
+    /**
+     * Who claims a miss, and on what terms should it start one.
+     *
+     * @param computer a new computer id, unique across nodes
+     * @param description the claimant's thread and node
+     * @param newMiss the id of the miss to start, should there be none to wait for or take over
+     * @param hint the claimant's hint, for a miss it starts
+     * @param ttl the claimant's TTL, for a miss it starts
+     */
+    record Claimant(String computer, String description, Duration computeTimeout, String newMiss, String hint,
+            Duration ttl) {
+    }
+}

@@ -1,0 +1,26 @@
+-- Settles a miss with its first successful completion, from any of its computers (the current one or one
+-- whose turn timed out): stores the value unless the result is null, marks the miss done and tells every node.
+-- KEYS[1]: the value; KEYS[2]: the miss record.
+-- ARGV[1]: the miss id; ARGV[2]: 'value' or 'null'; ARGV[3]: the serialized value ('' for null);
+-- ARGV[4]: the TTL (ms; 0 for none; -1 for the TTL the miss began with); ARGV[5]: how long the done record
+-- stays (ms); ARGV[6]: the channel; ARGV[7]: the notice to publish.
+-- Returns 1 if this completion settled the miss; 0, changing nothing, if the miss is over or unknown.
+local miss = redis.call('HMGET', KEYS[2], 'miss', 'state', 'ttl')
+if miss[1] ~= ARGV[1] or miss[2] ~= 'computing' then
+  return 0
+end
+if ARGV[2] == 'value' then
+  local ttl = tonumber(ARGV[4])
+  if ttl < 0 then
+    ttl = tonumber(miss[3])
+  end
+  if ttl > 0 then
+    redis.call('SET', KEYS[1], ARGV[3], 'PX', ttl)
+  else
+    redis.call('SET', KEYS[1], ARGV[3])
+  end
+end
+redis.call('HSET', KEYS[2], 'state', 'done', 'outcome', ARGV[2])
+redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('PUBLISH', ARGV[6], ARGV[7])
+return 1
