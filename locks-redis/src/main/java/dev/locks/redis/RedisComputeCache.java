@@ -83,8 +83,8 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
     private RedisComputeCache(Builder builder) {
         this.defaults = builder.defaultOptions;
         this.events = new ComputeEvents(builder.observer, builder.clock);
-        this.node = new RedisComputeNode(
-                new RedisComputeStore(builder.connectionFactory, builder.keyPrefix, builder.serializer), builder.clock);
+        this.node = new RedisComputeNode(new RedisComputeStore(builder.connectionFactory, builder.keyPrefix,
+                builder.serializer), builder.clock, builder.pollInterval);
     }
 
     /** A builder on the application's connection factory; every other setting has a default. */
@@ -330,6 +330,7 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
         private ComputeOptions defaultOptions = ComputeOptions.defaults();
         private LocksClock clock = LocksClock.system();
         private LocksObserver observer = LocksObserver.NONE;
+        private Duration pollInterval = RedisComputeNode.POLL;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = requireSetting(connectionFactory, "connectionFactory");
@@ -376,6 +377,12 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
         /** Told how every call ended; one that throws is logged and ignored. */
         public Builder observer(LocksObserver observer) {
             this.observer = requireSetting(observer, "observer");
+            return this;
+        }
+
+        /** How often a waiter looks at Redis by itself, should a notice be lost; for tests that count round trips. */
+        Builder pollInterval(Duration pollInterval) {
+            this.pollInterval = requireSetting(pollInterval, "pollInterval");
             return this;
         }
 

@@ -60,11 +60,14 @@ final class RedisComputeNode implements AutoCloseable {
     private final String node = ProcessHandle.current().pid() + "@" + hostName();
     private final String id = UUID.randomUUID().toString().substring(0, 8);
     private final AtomicLong ids = new AtomicLong();
+    private final long pollNanos;
     private final ReleaseSubscription subscription;
 
-    RedisComputeNode(RedisComputeStore store, LocksClock clock) {
+    /** @param poll how often a waiter looks at Redis by itself ({@link #POLL}) */
+    RedisComputeNode(RedisComputeStore store, LocksClock clock, Duration poll) {
         this.store = store;
         this.clock = clock;
+        this.pollNanos = nanos(poll);
         this.systemClock = clock == LocksClock.system();
         this.flights = new ComputeFlights(clock);
         this.subscription = store.subscribe(this::noticed);
@@ -197,7 +200,7 @@ final class RedisComputeNode implements AutoCloseable {
                 return ended;
             }
             flights.retime(local, null); // talking to Redis or waiting for another node: not timed here
-            RedisComputeClaim claim = claim(key, flight, options, hint);
+            RedisComputeClaim claim = claim(key, local, flight, options, hint);
             if (claim instanceof RedisComputeClaim.Compute turn) {
                 flight.computing(turn.miss(), turn.ticket(), local, clock.nanoTime());
                 flights.retime(local, options.computeTimeout());
@@ -219,14 +222,32 @@ final class RedisComputeNode implements AutoCloseable {
         }
     }
 
-    /** One claim; when Redis cannot be reached, every caller of the node's flight gets the exception. */
-    private RedisComputeClaim claim(String key, RedisComputeFlight flight, ComputeOptions options, String hint) {
+    /**
+     * One claim. When Redis cannot be reached, every caller of the node's flight gets the exception; when
+     * the claimant was interrupted during the call, it passes its turn like any interrupted waiter.
+     */
+    private RedisComputeClaim claim(String key, ComputeTicket local, RedisComputeFlight flight, ComputeOptions options,
+            String hint) {
         try {
             return store.claim(key, claimant(options, hint), flight.miss());
         } catch (RuntimeException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw interrupted(key, local, e);
+            }
             settle(flight, new ComputeOutcome.Failed(e));
             throw e;
         }
+    }
+
+    /** The caller stops waiting, interrupted: its turn goes to the next waiter, the computation goes on. */
+    private CancellationException interrupted(String key, ComputeTicket local, Throwable cause) {
+        flights.handOver(local);
+        CancellationException cancelled = new CancellationException("Interrupted while waiting for the computation of '"
+                + key + "'; the computation goes on for the other callers");
+        if (cause != null) {
+            cancelled.initCause(cause);
+        }
+        return cancelled;
     }
 
     /**
@@ -235,9 +256,8 @@ final class RedisComputeNode implements AutoCloseable {
      */
     private ComputeOutcome awaitRemote(String key, ComputeTicket local, RedisComputeFlight flight, long pttlMillis,
             long since, ComputeOptions options) {
-        long pollNanos = pttlMillis < 0 ? POLL.toNanos()
-                : Math.min(POLL.toNanos(), TimeUnit.MILLISECONDS.toNanos(pttlMillis) + EXPIRY_MARGIN_NANOS);
-        long claimAt = System.nanoTime() + pollNanos;
+        long claimAt = System.nanoTime() + (pttlMillis < 0 ? pollNanos
+                : Math.min(pollNanos, TimeUnit.MILLISECONDS.toNanos(pttlMillis) + EXPIRY_MARGIN_NANOS));
         Duration waitTime = options.waitTime().orElse(null);
         while (true) {
             long left = claimAt - System.nanoTime();
@@ -257,10 +277,8 @@ final class RedisComputeNode implements AutoCloseable {
                     return flight.outcome();
                 }
             } catch (InterruptedException e) {
-                flights.handOver(local);
                 Thread.currentThread().interrupt();
-                throw new CancellationException("Interrupted while waiting for the computation of '" + key
-                        + "'; the computation goes on for the other callers");
+                throw interrupted(key, local, null);
             }
         }
     }

@@ -1,0 +1,96 @@
+package dev.locks.redis;
+
+import static dev.locks.contract.ComputeCacheCallers.awaitWaiters;
+import static dev.locks.contract.ComputeCacheCallers.failure;
+import static dev.locks.contract.ComputeCacheCallers.result;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.ComputeOptions;
+import dev.locks.LockUnavailableException;
+import dev.locks.contract.ComputeCacheCallers;
+import dev.locks.contract.ComputeCacheStall;
+import dev.locks.redis.test.RedisServerExtension;
+import java.time.Duration;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A Redis outage is a {@link LockUnavailableException} for every caller, those waiting on either node
+ * included (none is left hanging), and when the server is back everything works again, the subscriptions
+ * included, without new caches.
+ */
+class RedisComputeOutageTest {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static final Duration TTL = Duration.ofMinutes(1);
+    private static final Duration RECOVERY = Duration.ofSeconds(20);
+
+    private final ComputeCacheCallers callers = new ComputeCacheCallers();
+    private RedisComputeCache a;
+    private RedisComputeCache b;
+
+    @BeforeEach
+    void startNodes() {
+        ComputeOptions defaults = ComputeOptions.defaults().withTtl(TTL).withComputeTimeout(Duration.ofMinutes(1));
+        a = RedisComputeCache.builder(redis.connectionFactory()).defaultOptions(defaults).build();
+        b = RedisComputeCache.builder(redis.newConnectionFactory()).defaultOptions(defaults).build();
+        await().atMost(RECOVERY).until(() -> a.subscriptionConfirmations() == 1 && b.subscriptionConfirmations() == 1);
+    }
+
+    @AfterEach
+    void stopNodes() throws InterruptedException {
+        callers.close();
+        a.close();
+        b.close();
+    }
+
+    @Test
+    void outageShouldFailEveryCallerAndEverythingShouldWorkAgainAfterARestart() {
+        ComputeCacheStall<String> computation = ComputeCacheStall.returning("v");
+        Future<String> computer = callers.start("alice", () -> a.fetchOrCompute("k", TTL, computation));
+        computation.awaitEntered();
+        Future<String> sameNode = callers.start("bob", () -> a.fetchOrCompute("k", TTL, () -> "bob"));
+        awaitWaiters(a, "k", 1);
+        Future<String> otherNode = callers.start("carol", () -> b.fetchOrCompute("k", TTL, () -> "carol"));
+        awaitWaiters(b, "k", 1);
+        Future<String> otherNodeToo = callers.start("dave", () -> b.fetchOrCompute("k", TTL, () -> "dave"));
+        awaitWaiters(b, "k", 2);
+
+        redis.server().kill();
+
+        assertThat(failure(otherNode)).as("waiting for another node, it looks at Redis at least once a second")
+                .isInstanceOf(LockUnavailableException.class);
+        assertThat(failure(otherNodeToo)).isSameAs(failure(otherNode));
+        assertThatThrownBy(() -> a.fetchOrCompute("other", TTL, () -> "v")).isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("could not read 'other'").hasMessageContaining("key prefix 'locks:'");
+        assertThatThrownBy(() -> b.begin("other", TTL, null)).isInstanceOf(LockUnavailableException.class);
+        assertThatThrownBy(() -> b.invalidate("other")).isInstanceOf(LockUnavailableException.class);
+        computation.release();
+        assertThat(failure(computer)).as("its value could not be stored").isInstanceOf(LockUnavailableException.class)
+                .hasMessageContaining("could not store the value of 'k'");
+        assertThat(failure(sameNode)).isSameAs(failure(computer));
+        assertThat(a.computations()).isEmpty();
+        assertThat(b.computations()).isEmpty();
+
+        redis.server().restart();
+
+        await().atMost(RECOVERY).ignoreExceptions().until(() -> "fresh".equals(a.fetchOrCompute("k", TTL, () -> "fresh")));
+        await().atMost(RECOVERY).until(() -> a.subscriptionConfirmations() == 2 && b.subscriptionConfirmations() == 2);
+        assertThat(redis.server().subscribers("locks:computed")).isEqualTo(2);
+        ComputeCacheStall<String> again = ComputeCacheStall.returning("again");
+        Future<String> computerAgain = callers.start("alice", () -> a.fetchOrCompute("k2", TTL, again));
+        again.awaitEntered();
+        Future<String> waiterAgain = callers.start("carol", () -> b.fetchOrCompute("k2", TTL, () -> "carol"));
+        awaitWaiters(b, "k2", 1);
+        again.release();
+        assertThat(result(computerAgain)).isEqualTo("again");
+        assertThat(result(waiterAgain)).isEqualTo("again");
+    }
+}
