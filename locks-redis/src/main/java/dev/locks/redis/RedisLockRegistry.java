@@ -91,7 +91,10 @@ public final class RedisLockRegistry extends EngineLockRegistry {
             return this;
         }
 
-        /** The options of {@link #acquire(Collection)} and {@link #withLocks}; default {@link AcquireOptions#defaults()}. */
+        /**
+         * The options of {@link #acquire(Collection)} and {@link #withLocks}; default
+         * {@link AcquireOptions#defaults()}.
+         */
         public Builder defaultOptions(AcquireOptions options) {
             this.defaultOptions = options;
             return this;

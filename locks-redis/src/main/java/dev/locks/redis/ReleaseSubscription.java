@@ -1,6 +1,7 @@
 package dev.locks.redis;
 
 import java.lang.System.Logger.Level;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -12,6 +13,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.connection.SubscriptionListener;
 import org.springframework.data.redis.listener.ChannelTopic;
 import org.springframework.data.redis.listener.RedisMessageListenerContainer;
+import org.springframework.util.backoff.BackOffExecution;
 
 /**
  * The node's one subscription to the release channel: a {@link RedisMessageListenerContainer} on the
@@ -19,10 +21,11 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
  * client's I/O thread, so that a consumer may even call Redis). A blocking client (Jedis) also gets the
  * thread it sits in {@code SUBSCRIBE} on; Lettuce needs none.
  *
- * <p>When Redis goes away the client reconnects and subscribes again by itself (Lettuce does; the container
- * recovers otherwise). If the first subscription fails, because Redis is down while the node starts, it is
- * tried again every {@value #RETRY_MILLIS} ms in the background; waiters poll at their retry interval
- * meanwhile.
+ * <p>Once subscribed, Lettuce reconnects and subscribes again by itself after an outage. A subscription that
+ * fails (Redis down while the node starts; a blocking client's connection lost) is replaced by a fresh
+ * container every {@value #RETRY_MILLIS} ms until it succeeds; waiters poll at their retry interval meanwhile.
+ * The container's own recovery is not used: it retries within the failing call chain, each retry one level
+ * deeper, and a container stopped meanwhile may still subscribe.
  */
 final class ReleaseSubscription implements AutoCloseable {
 
@@ -36,6 +39,7 @@ final class ReleaseSubscription implements AutoCloseable {
     private final SimpleAsyncTaskExecutor subscriber;
     private final AtomicInteger confirmations = new AtomicInteger();
     private RedisMessageListenerContainer container;
+    private boolean failing;
     private boolean closed;
 
     ReleaseSubscription(RedisConnectionFactory factory, String channel, Consumer<String> released) {
@@ -61,12 +65,35 @@ final class ReleaseSubscription implements AutoCloseable {
         try {
             candidate.start();
             container = candidate;
+            if (failing) {
+                failing = false;
+                LOG.log(Level.INFO, () -> "subscribed to Redis channel '" + topic.getTopic() + "' again");
+            }
         } catch (RuntimeException e) {
             destroy(candidate);
-            LOG.log(Level.WARNING, () -> "could not subscribe to Redis channel '" + topic.getTopic()
-                    + "'; waiters poll at their retry interval, subscribing again in " + RETRY_MILLIS + " ms", e);
-            thread.schedule(this::start, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+            retryLater(e);
         }
+    }
+
+    /** A subscription that worked has failed (a blocking client lost its connection): start a new one. */
+    private synchronized void failed(RedisMessageListenerContainer failed, Throwable cause) {
+        if (container == failed) {
+            destroy(failed);
+            container = null;
+            retryLater(cause);
+        }
+    }
+
+    private void retryLater(Throwable cause) {
+        if (closed) {
+            return;
+        }
+        if (!failing) {
+            failing = true;
+            LOG.log(Level.WARNING, () -> "could not subscribe to Redis channel '" + topic.getTopic()
+                    + "'; waiters poll at their retry interval, trying again every " + RETRY_MILLIS + " ms", cause);
+        }
+        thread.schedule(this::start, RETRY_MILLIS, TimeUnit.MILLISECONDS);
     }
 
     /** How many times Redis confirmed the subscription: once, plus once per re-subscription after an outage. */
@@ -75,11 +102,18 @@ final class ReleaseSubscription implements AutoCloseable {
     }
 
     private RedisMessageListenerContainer newContainer() {
-        RedisMessageListenerContainer made = new RedisMessageListenerContainer();
+        RedisMessageListenerContainer made = new RedisMessageListenerContainer() {
+            @Override
+            protected void handleSubscriptionException(CompletableFuture<Void> future, BackOffExecution backOff,
+                    Throwable cause) {
+                // closes the connection and fails the subscription, without the container's own recovery
+                super.handleSubscriptionException(future, () -> BackOffExecution.STOP, cause);
+                thread.execute(() -> failed(this, cause)); // never under this thread's locks
+            }
+        };
         made.setConnectionFactory(factory);
         made.setTaskExecutor(thread);
         made.setSubscriptionExecutor(subscriber);
-        made.setRecoveryInterval(RETRY_MILLIS);
         made.setErrorHandler(e -> LOG.log(Level.WARNING, "release notification failed", e));
         made.addMessageListener(new Listener(), topic);
         made.afterPropertiesSet();

@@ -8,9 +8,15 @@ for i = 1, n do
     return -i
   end
 end
-local token = redis.call('INCR', KEYS[n + 1])
 local now = redis.call('TIME')
 local at = now[1] .. string.format('%06d', now[2])
+local token = redis.call('INCR', KEYS[n + 1])
+if token == 1 then
+  -- A new counter, or one lost with the server's data: start from the server's clock in microseconds, so
+  -- that tokens stay above every token issued before the loss.
+  token = tonumber(at)
+  redis.call('SET', KEYS[n + 1], at)
+end
 local lease = tonumber(ARGV[3])
 for i = 1, n do
   redis.call('HSET', KEYS[i], 'owner', ARGV[1], 'desc', ARGV[2], 'token', token, 'at', at)

@@ -7,8 +7,12 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.redis.test.RedisServerExtension;
+import dev.locks.spi.RemoteLockStore.Owner;
+import dev.locks.spi.RemoteLockStore.Ownership;
 import java.time.Duration;
 import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -58,6 +62,27 @@ class JedisConnectionFactoryTest {
             assertThat(third.fencingToken()).isGreaterThan(second.fencingToken())
                     .isGreaterThan(first.fencingToken());
             third.close();
+        }
+    }
+
+    @Test
+    void subscriptionShouldComeBackAfterARestart() {
+        RedisLockStore store = new RedisLockStore(jedis, "locks:", true);
+        try {
+            Queue<String> released = new ConcurrentLinkedQueue<>();
+            store.subscribe(released::add);
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.subscriptionConfirmations() == 1);
+
+            redis.server().restart(); // the blocking SUBSCRIBE fails: a new subscription replaces it
+
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.subscriptionConfirmations() == 2);
+            assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
+            Owner owner = new Owner("o", "o");
+            store.tryAcquire(List.of("k"), owner, 10_000);
+            store.release(List.of(new Ownership("k", owner.id(), 0)));
+            await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(released).containsExactly("k"));
+        } finally {
+            store.close();
         }
     }
 

@@ -177,7 +177,8 @@ class RedisLockRegistryTest {
                 Lease b = threads.run(() -> two.acquire(List.of("b", "c")))) {
 
             assertThat(one.heldLocks()).extracting(HeldLock::key).containsExactly("a", "b", "c");
-            assertThat(one.heldLocks()).extracting(HeldLock::owner).allSatisfy(owner -> assertThat(owner).contains("@"));
+            assertThat(one.heldLocks()).extracting(HeldLock::owner)
+                    .allSatisfy(owner -> assertThat(owner).contains("@"));
             assertThat(one.heldLock("c")).map(HeldLock::fencingToken).contains(b.fencingToken());
             assertThat(one.heldCount()).as("this node's").isEqualTo(1);
             assertThat(elsewhere.heldLocks()).isEmpty();
@@ -207,7 +208,8 @@ class RedisLockRegistryTest {
 
         one.close();
 
-        assertThat(two.tryAcquire(List.of("a", "b"))).as("not after a minute").isPresent().get().satisfies(Lease::close);
+        assertThat(two.tryAcquire(List.of("a", "b"))).as("not after a minute").isPresent().get()
+                .satisfies(Lease::close);
         assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
     }
 

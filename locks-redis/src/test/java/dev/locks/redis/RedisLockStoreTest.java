@@ -107,7 +107,17 @@ class RedisLockStoreTest {
             previous = token;
             node.release(owned(ALICE, keys.toArray(String[]::new)));
         }
-        assertThat(redis.server().command("GET", "locks:fencing")).isEqualTo("50");
+        assertThat(redis.server().command("GET", "locks:fencing")).isEqualTo(Long.toString(previous));
+    }
+
+    @Test
+    void tokensShouldStayAboveThoseIssuedBeforeTheCounterWasLost() {
+        RedisLockStore store = store();
+        long before = store.tryAcquire(List.of("a"), ALICE, 10_000).token();
+
+        redis.server().flushAll(); // as a restart without persistence, or a failover to a replica that lagged
+
+        assertThat(store.tryAcquire(List.of("a"), BOB, 10_000).token()).isGreaterThan(before);
     }
 
     @Test

@@ -2,10 +2,12 @@ package dev.locks.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locks.Lease;
 import dev.locks.redis.test.RedisMonitor;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -20,7 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * Round trips counted, not assumed: MONITOR shows what the client sent, INFO commandstats what the server
  * ran. One acquire and one release are one command each, whatever the number of keys.
  */
-class RedisLockStoreRoundTripTest {
+class RoundTripCountTest {
 
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
@@ -59,7 +61,8 @@ class RedisLockStoreRoundTripTest {
 
             assertThat(store.tryAcquire(List.of("account:0", "other"), OWNER, 10_000).isTaken()).isTrue();
             assertThat(store.tryAcquire(keys, OWNER, 10_000).heldKey()).isEqualTo("account:0");
-            assertThat(monitor.commandsSent()).as("an acquire that finds a key held").containsExactly("evalsha", "evalsha");
+            assertThat(monitor.commandsSent()).as("an acquire that finds a key held")
+                    .containsExactly("evalsha", "evalsha");
 
             store.renew(keys.stream().map(key -> new Ownership(key, OWNER.id(), 10_000)).toList());
             assertThat(monitor.commandsSent()).as("renew").containsExactly("evalsha");
@@ -70,6 +73,27 @@ class RedisLockStoreRoundTripTest {
         assertThat(calls).doesNotContainKey("eval").doesNotContainKey("script|load");
         assertThat(calls.get("publish")).as("run by the release script: one for all its keys").isEqualTo(1L);
         assertThat(calls.get("incr")).as("one fencing token per acquire").isEqualTo(2L);
+    }
+
+    @ParameterizedTest(name = "{0} keys")
+    @ValueSource(ints = {1, 5})
+    void registryShouldSendOneCommandPerAcquireAndReleaseAndNoneToReenter(int keyCount) throws Exception {
+        List<String> keys = IntStream.range(0, keyCount).mapToObj(i -> "account:" + i).toList();
+        try (RedisLockRegistry registry = RedisLockRegistry.builder(redis.connectionFactory())
+                .cleanupInterval(Duration.ZERO).build()) {
+            registry.acquire(List.of("warm-up")).close();
+
+            try (RedisMonitor monitor = new RedisMonitor(redis.server())) {
+                Lease lease = registry.acquire(keys);
+                assertThat(monitor.commandsSent()).as("acquire").containsExactly("evalsha");
+
+                registry.acquire(keys.subList(0, 1)).close();
+                assertThat(monitor.commandsSent()).as("re-entry, and closing it").isEmpty();
+
+                lease.close();
+                assertThat(monitor.commandsSent()).as("release").containsExactly("evalsha");
+            }
+        }
     }
 
     @Test

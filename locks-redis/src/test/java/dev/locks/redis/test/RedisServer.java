@@ -25,7 +25,8 @@ public final class RedisServer implements AutoCloseable {
     private static final Set<RedisServer> RUNNING = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> RUNNING.forEach(RedisServer::kill), "redis-server-reaper"));
+        Runtime.getRuntime().addShutdownHook(
+                new Thread(() -> RUNNING.forEach(RedisServer::kill), "redis-server-reaper"));
     }
 
     private final Path dir;
@@ -172,7 +173,8 @@ public final class RedisServer implements AutoCloseable {
             sleep(20);
         }
         kill();
-        throw new IllegalStateException("redis-server did not answer PING on port " + port + " within " + START_TIMEOUT);
+        throw new IllegalStateException(
+                "redis-server did not answer PING on port " + port + " within " + START_TIMEOUT);
     }
 
     private void await(Process exiting) {
