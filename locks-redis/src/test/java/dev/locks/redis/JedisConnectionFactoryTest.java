@@ -44,8 +44,6 @@ class JedisConnectionFactoryTest {
 
     @Test
     void registryShouldLockFenceAndWakeOnJedis() throws Exception {
-        AcquireOptions woken = AcquireOptions.defaults().withRetries(1).withRetryInterval(Duration.ofMinutes(5))
-                .withWaitTime(Duration.ofSeconds(10)); // a timeout unless a release wakes the waiter
         try (RedisLockRegistry onJedis = RedisLockRegistry.builder(jedis).build();
                 RedisLockRegistry onLettuce = RedisLockRegistry.builder(redis.connectionFactory()).build()) {
             await().atMost(Duration.ofSeconds(10)).until(() -> redis.server().subscribers("locks:released") == 2);
@@ -53,11 +51,13 @@ class JedisConnectionFactoryTest {
             Lease first = onJedis.acquire(List.of("a", "b"));
             assertThat(onLettuce.tryAcquire(List.of("b"))).isEmpty();
             assertThat(onLettuce.heldLocks()).extracting(HeldLock::key).containsExactly("a", "b");
-            closeSoon(first);
-            Lease second = onLettuce.acquire(List.of("b"), woken);
+            Waiting onLettuceWaits = new Waiting();
+            closeWhenWaiting(first, onLettuceWaits);
+            Lease second = onLettuce.acquire(List.of("b"), wakeUpOrTimeOut(onLettuceWaits));
 
-            closeSoon(second);
-            Lease third = onJedis.acquire(List.of("b"), woken); // woken through the Jedis subscription
+            Waiting onJedisWaits = new Waiting();
+            closeWhenWaiting(second, onJedisWaits);
+            Lease third = onJedis.acquire(List.of("b"), wakeUpOrTimeOut(onJedisWaits)); // via the Jedis subscription
 
             assertThat(third.fencingToken()).isGreaterThan(second.fencingToken())
                     .isGreaterThan(first.fencingToken());
@@ -86,10 +86,15 @@ class JedisConnectionFactoryTest {
         }
     }
 
-    private static void closeSoon(Lease lease) {
+    /** A 5-minute pause cut to 10 seconds: a timeout unless the release wakes the waiter. */
+    private static AcquireOptions wakeUpOrTimeOut(Waiting waiting) {
+        return waiting.onlyAWakeUpInTime().withWaitTime(Duration.ofSeconds(10));
+    }
+
+    private static void closeWhenWaiting(Lease lease, Waiting waiting) {
         Thread closer = new Thread(() -> {
             try {
-                Thread.sleep(100);
+                waiting.awaitPause();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -141,7 +141,7 @@ class RedisLockStoreTest {
     @Test
     void renewShouldExtendOnlyTheOwnersLeases() {
         RedisLockStore store = store();
-        store.tryAcquire(List.of("a", "b"), ALICE, 300);
+        store.tryAcquire(List.of("a", "b"), ALICE, 5_000);
         store.tryAcquire(List.of("c"), BOB, 10_000);
 
         List<Ownership> renewal = List.of(new Ownership("a", ALICE.id(), 10_000),
@@ -157,9 +157,9 @@ class RedisLockStoreTest {
     @Test
     void leaseShouldExpireWithoutRenewal() {
         RedisLockStore store = store();
-        store.tryAcquire(List.of("k"), ALICE, 200);
+        store.tryAcquire(List.of("k"), ALICE, 500);
 
-        assertThat(store.tryAcquire(List.of("k"), BOB, 200).heldKey()).isEqualTo("k");
+        assertThat(store.tryAcquire(List.of("k"), BOB, 500).heldKey()).isEqualTo("k");
         await().atMost(Duration.ofSeconds(5)).until(() -> store.tryAcquire(List.of("k"), BOB, 10_000).isTaken());
         assertThat(store.get("k").ownerId()).isEqualTo(BOB.id());
     }

@@ -1,0 +1,35 @@
+package dev.locks.redis;
+
+import dev.locks.AcquireOptions;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Acquire options whose first pause opens a latch, so that a test releases a key only once the waiter has
+ * failed its first attempt and is really waiting (never "sleep and hope").
+ */
+final class Waiting {
+
+    private final CountDownLatch pausing = new CountDownLatch(1);
+
+    /** One retry after a pause of {@code pause} (no jitter): a release must wake the waiter to be quick. */
+    AcquireOptions options(Duration pause) {
+        return AcquireOptions.defaults().withRetries(1).withRetryInterval(attempt -> {
+            pausing.countDown();
+            return pause;
+        });
+    }
+
+    /** One retry after five minutes: only a wake-up by the release makes it in time. */
+    AcquireOptions onlyAWakeUpInTime() {
+        return options(Duration.ofMinutes(5));
+    }
+
+    /** Returns once the waiter has begun its pause. */
+    void awaitPause() throws InterruptedException {
+        if (!pausing.await(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("the waiter never paused");
+        }
+    }
+}
