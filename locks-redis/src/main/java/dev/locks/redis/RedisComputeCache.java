@@ -217,7 +217,10 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
         node.invalidate(key);
     }
 
-    /** {@inheritDoc} This node's; may count an overdue miss with nobody waiting until {@link #computations()} ends it. */
+    /**
+     * {@inheritDoc} This node's; may count an overdue miss with nobody waiting until {@link #computations()}
+     * ends it.
+     */
     @Override
     public int inFlightCount() {
         return node.inFlightCount();
@@ -228,7 +231,10 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
         return "redis";
     }
 
-    /** Ends this node's subscription; later calls throw {@link IllegalStateException}. The connection factory stays open. */
+    /**
+     * Ends this node's subscription; later calls throw {@link IllegalStateException}. The connection factory
+     * stays open.
+     */
     @Override
     public void close() {
         closed = true;
@@ -283,11 +289,14 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
         return value;
     }
 
-    /** The computer's own caller gets its own exception, even when Redis could not be told. */
+    /**
+     * The computer's own caller gets its own exception, even when Redis could not be told (this node's waiters
+     * get it all the same).
+     */
     private void failAsComputer(String key, RedisComputeTicket ticket, Throwable error) {
         try {
             node.fail(key, ticket, error);
-        } catch (LockUnavailableException e) {
+        } catch (RuntimeException e) {
             LOG.log(Level.WARNING, () -> "could not tell the other nodes that computing '" + key
                     + "' failed; their waiters take over once its compute timeout ends", e);
         }

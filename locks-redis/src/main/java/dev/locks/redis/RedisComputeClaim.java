@@ -20,10 +20,14 @@ sealed interface RedisComputeClaim {
      * @param computer the computer's description (thread and node)
      * @param startedAt when it took its turn, by the Redis server's clock
      */
-    record Wait(RedisComputeMiss miss, long pttlMillis, String computer, Instant startedAt) implements RedisComputeClaim {
+    record Wait(RedisComputeMiss miss, long pttlMillis, String computer, Instant startedAt)
+            implements RedisComputeClaim {
     }
 
-    /** The awaited miss ended with a {@code null} result or a failure ({@link ComputeOutcome.Value} or {@link ComputeOutcome.Failed}). */
+    /**
+     * The awaited miss ended with a {@code null} result or a failure ({@link ComputeOutcome.Value} or
+     * {@link ComputeOutcome.Failed}).
+     */
     record Done(ComputeOutcome outcome) implements RedisComputeClaim {
     }
 }

@@ -43,7 +43,10 @@ final class RedisComputeFlight {
         return current != null && current.id().equals(missId);
     }
 
-    /** This node's caller computes {@code computer}'s turn, as the flight's computer {@code local}, since {@code nanos}. */
+    /**
+     * This node's caller computes {@code computer}'s turn, as the flight's computer {@code local}, since
+     * {@code nanos}.
+     */
     void computing(RedisComputeMiss miss, RedisComputeTicket computer, ComputeTicket local, long nanos) {
         lock.lock();
         try {

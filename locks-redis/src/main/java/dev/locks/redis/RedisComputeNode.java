@@ -217,7 +217,8 @@ final class RedisComputeNode implements AutoCloseable {
                 ended = claim instanceof RedisComputeClaim.Hit hit ? new ComputeOutcome.Value(hit.value())
                         : ((RedisComputeClaim.Done) claim).outcome();
                 settle(flight, ended);
-                return !waited && claim instanceof RedisComputeClaim.Hit hit ? new ComputeOutcome.Hit(hit.value()) : ended;
+                return !waited && claim instanceof RedisComputeClaim.Hit hit
+                        ? new ComputeOutcome.Hit(hit.value()) : ended;
             }
         }
     }
@@ -315,7 +316,8 @@ final class RedisComputeNode implements AutoCloseable {
             Object value = store.get(key);
             return value == null ? null : new ComputeOutcome.Value(value);
         } catch (RuntimeException e) {
-            LOG.log(Level.DEBUG, () -> "could not fetch the value of '" + key + "' a notice announced; its waiter looks again", e);
+            LOG.log(Level.DEBUG, () -> "could not fetch the value of '" + key
+                    + "' a notice announced; its waiter looks again", e);
             return null;
         }
     }

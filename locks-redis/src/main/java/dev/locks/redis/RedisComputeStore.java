@@ -104,14 +104,16 @@ final class RedisComputeStore {
                 List.of(valueKey(key), missKey(key)),
                 bytes(claimant.computer()), bytes(claimant.description()), millis(claimant.computeTimeout(), 1),
                 bytes(claimant.newMiss()), bytes(claimant.hint()), millis(claimant.ttl(), 0),
-                bytes(awaited == null ? "" : awaited.id()), bytes(awaited == null ? "0" : Integer.toString(awaited.turn())),
+                bytes(awaited == null ? "" : awaited.id()),
+                bytes(awaited == null ? "0" : Integer.toString(awaited.turn())),
                 bytes(awaited == null ? "" : awaited.hint()),
                 bytes(awaited == null ? "0" : Long.toString(awaited.ttlMillis()))));
         return switch (text(reply, 0)) {
             case "hit" -> new RedisComputeClaim.Hit(serializer.deserialize((byte[]) reply.get(1)));
             case "compute" -> {
                 RedisComputeMiss miss = miss(reply);
-                yield new RedisComputeClaim.Compute(miss, new RedisComputeTicket(miss.id(), miss.turn(), claimant.computer()));
+                yield new RedisComputeClaim.Compute(miss,
+                        new RedisComputeTicket(miss.id(), miss.turn(), claimant.computer()));
             }
             case "wait" -> new RedisComputeClaim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
                     micros(Long.parseLong(text(reply, 7))));

@@ -70,11 +70,16 @@ class RedisComputeCacheTest {
     void builderShouldRejectInvalidSettingsNamingThem() {
         assertThatThrownBy(() -> RedisComputeCache.builder(null)).hasMessageContaining("connectionFactory");
         RedisComputeCache.Builder builder = RedisComputeCache.builder(redis.connectionFactory());
-        assertThatThrownBy(() -> builder.keyPrefix(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("keyPrefix");
-        assertThatThrownBy(() -> builder.serializer(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("serializer");
-        assertThatThrownBy(() -> builder.defaultOptions(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultOptions");
-        assertThatThrownBy(() -> builder.clock(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clock");
-        assertThatThrownBy(() -> builder.observer(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("observer");
+        assertThatThrownBy(() -> builder.keyPrefix(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("keyPrefix");
+        assertThatThrownBy(() -> builder.serializer(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("serializer");
+        assertThatThrownBy(() -> builder.defaultOptions(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("defaultOptions");
+        assertThatThrownBy(() -> builder.clock(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("clock");
+        assertThatThrownBy(() -> builder.observer(null)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("observer");
     }
 
     @Test
@@ -84,10 +89,12 @@ class RedisComputeCacheTest {
 
         assertThatThrownBy(() -> cache.fetchOrCompute("k", (Duration) null, () -> "v")).hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.fetchOrCompute("k", TTL, null)).hasMessageContaining("compute");
-        assertThatThrownBy(() -> cache.fetchOrCompute("k", (ComputeOptions) null, () -> "v")).hasMessageContaining("options");
+        assertThatThrownBy(() -> cache.fetchOrCompute("k", (ComputeOptions) null, () -> "v"))
+                .hasMessageContaining("options");
         assertThatThrownBy(() -> cache.begin("k", null, "hint")).hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.complete(null, "v", null)).hasMessageContaining("ticket");
-        assertThatThrownBy(() -> cache.complete(new ComputeTicket("k", "m/0/c"), "v", Duration.ofSeconds(-1))).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> cache.complete(new ComputeTicket("k", "m/0/c"), "v", Duration.ofSeconds(-1)))
+                .hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.fail(new ComputeTicket("k", "m/0/c"), null)).hasMessageContaining("error");
         assertThat(cache.complete(new ComputeTicket(null, "m/0/c"), "v", null)).isFalse();
         assertThat(cache.complete(new ComputeTicket("k", "m/x/c"), "v", null)).isFalse();
@@ -100,7 +107,8 @@ class RedisComputeCacheTest {
         RedisComputeCache tenantB = cache(RedisComputeCache.builder(redis.connectionFactory()).keyPrefix("{b}:"));
         tenantA.begin("k", TTL, null);
 
-        assertThat(tenantA.computations()).singleElement().satisfies(computation -> assertThat(computation.key()).isEqualTo("k"));
+        assertThat(tenantA.computations()).singleElement()
+                .satisfies(computation -> assertThat(computation.key()).isEqualTo("k"));
         assertThat(tenantB.fetchOrCompute("k", TTL, () -> "b")).as("another namespace: no wait").isEqualTo("b");
         assertThat(redis.server().command("EXISTS", "{b}:value:k")).isEqualTo(1L);
         assertThat(redis.server().command("EXISTS", "{a}:compute:k")).isEqualTo(1L);
@@ -137,7 +145,8 @@ class RedisComputeCacheTest {
         Future<Object> otherNode = callers.start("bob", () -> b.fetchOrCompute("k", TTL, () -> "bob"));
         awaitWaiters(b, "k", 1);
 
-        assertThatThrownBy(() -> a.complete(turn.ticket(), new Object(), null)).isInstanceOf(SerializationException.class);
+        assertThatThrownBy(() -> a.complete(turn.ticket(), new Object(), null))
+                .isInstanceOf(SerializationException.class);
 
         assertThat(failure(otherNode)).isInstanceOfSatisfying(dev.locks.ComputeFailedException.class,
                 failed -> assertThat(failed.originalClassName()).isEqualTo(SerializationException.class.getName()));

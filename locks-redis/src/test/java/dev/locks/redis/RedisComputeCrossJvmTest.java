@@ -48,11 +48,13 @@ class RedisComputeCrossJvmTest {
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx128m",
                 "-cp", System.getProperty("java.class.path"),
-                RedisComputeWorker.class.getName(), Integer.toString(redis.port()), "quote", Integer.toString(CALLERS_PER_JVM))
+                RedisComputeWorker.class.getName(), Integer.toString(redis.port()), "quote",
+                Integer.toString(CALLERS_PER_JVM))
                 .redirectError(log.toFile()).start();
         BlockingQueue<String> lines = lines(worker);
         RedisComputeWorker.Outcomes outcomesHere = new RedisComputeWorker.Outcomes();
-        try (RedisComputeCache here = RedisComputeCache.builder(redis.connectionFactory()).observer(outcomesHere).build()) {
+        try (RedisComputeCache here =
+                RedisComputeCache.builder(redis.connectionFactory()).observer(outcomesHere).build()) {
             StringRedisTemplate redisHere = new StringRedisTemplate(redis.connectionFactory());
             awaitLine(lines, "READY", log);
 
@@ -67,7 +69,8 @@ class RedisComputeCrossJvmTest {
             assertThat(worker.exitValue()).isZero();
             assertThat(redisHere.opsForValue().get("computations")).as("computations, counted in Redis").isEqualTo("1");
             assertThat(valuesHere).hasSize(1);
-            assertThat(List.of("computed by the test's JVM", "computed by the worker JVM")).contains(valuesHere.first());
+            assertThat(List.of("computed by the test's JVM", "computed by the worker JVM"))
+                    .contains(valuesHere.first());
             String outcomesThere = resultsThere.substring(resultsThere.indexOf("] ") + 2);
             assertThat(resultsThere).as("the worker JVM's callers got the same value").startsWith(valuesHere + " ");
             assertThat(outcomesHere.count(ComputeResult.HIT)).as("every call here was a miss").isZero();
@@ -81,7 +84,8 @@ class RedisComputeCrossJvmTest {
     private static BlockingQueue<String> lines(Process process) {
         BlockingQueue<String> lines = new LinkedBlockingQueue<>();
         Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader in = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
                     lines.add(line);
                 }
@@ -105,6 +109,7 @@ class RedisComputeCrossJvmTest {
                 break;
             }
         }
-        throw new AssertionError("worker printed no " + prefix + " line; its log: " + log + "\n" + Files.readString(log));
+        throw new AssertionError("worker printed no " + prefix + " line; its log: " + log + "\n"
+                + Files.readString(log));
     }
 }

@@ -41,7 +41,8 @@ class RedisComputeNodesTest {
 
     private static final Duration TTL = Duration.ofMinutes(1);
     private static final Duration COMPUTE_TIMEOUT = Duration.ofMillis(600);
-    private static final ComputeOptions DEFAULTS = ComputeOptions.defaults().withTtl(TTL).withComputeTimeout(COMPUTE_TIMEOUT);
+    private static final ComputeOptions DEFAULTS =
+            ComputeOptions.defaults().withTtl(TTL).withComputeTimeout(COMPUTE_TIMEOUT);
     private static RedisConnectionFactory otherNode;
 
     private final ComputeCacheCallers callers = new ComputeCacheCallers();
@@ -55,7 +56,8 @@ class RedisComputeNodesTest {
         }
         a = RedisComputeCache.builder(redis.connectionFactory()).defaultOptions(DEFAULTS).build();
         b = RedisComputeCache.builder(otherNode).defaultOptions(DEFAULTS).build();
-        await().atMost(Duration.ofSeconds(10)).until(() -> a.subscriptionConfirmations() > 0 && b.subscriptionConfirmations() > 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> a.subscriptionConfirmations() > 0 && b.subscriptionConfirmations() > 0);
     }
 
     @AfterEach
@@ -179,8 +181,8 @@ class RedisComputeNodesTest {
                 () -> a.fetchOrCompute("k", DEFAULTS.withComputeTimeout(Duration.ofMinutes(1)), alice));
         alice.awaitEntered();
         Duration waitTime = Duration.ofMillis(200);
-        Future<String> impatient = callers.start("bob",
-                () -> b.fetchOrCompute("k", DEFAULTS.withWaitTime(waitTime).withComputeTimeout(Duration.ofMinutes(1)), () -> "bob"));
+        ComputeOptions impatiently = DEFAULTS.withWaitTime(waitTime).withComputeTimeout(Duration.ofMinutes(1));
+        Future<String> impatient = callers.start("bob", () -> b.fetchOrCompute("k", impatiently, () -> "bob"));
         awaitWaiters(b, "k", 1);
         AtomicReference<Thread> carol = new AtomicReference<>();
         Future<String> interrupted = callers.start("carol", () -> {

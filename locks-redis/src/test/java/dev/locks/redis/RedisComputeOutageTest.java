@@ -81,7 +81,8 @@ class RedisComputeOutageTest {
 
         redis.server().restart();
 
-        await().atMost(RECOVERY).ignoreExceptions().until(() -> "fresh".equals(a.fetchOrCompute("k", TTL, () -> "fresh")));
+        await().atMost(RECOVERY).ignoreExceptions()
+                .until(() -> "fresh".equals(a.fetchOrCompute("k", TTL, () -> "fresh")));
         await().atMost(RECOVERY).until(() -> a.subscriptionConfirmations() == 2 && b.subscriptionConfirmations() == 2);
         assertThat(redis.server().subscribers("locks:computed")).isEqualTo(2);
         ComputeCacheStall<String> again = ComputeCacheStall.returning("again");

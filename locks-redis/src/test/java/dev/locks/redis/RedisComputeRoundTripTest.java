@@ -41,7 +41,8 @@ class RedisComputeRoundTripTest {
     void warmUp() {
         a = node(redis.connectionFactory());
         b = node(redis.newConnectionFactory());
-        await().atMost(Duration.ofSeconds(10)).until(() -> a.subscriptionConfirmations() > 0 && b.subscriptionConfirmations() > 0);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> a.subscriptionConfirmations() > 0 && b.subscriptionConfirmations() > 0);
         a.fetchOrCompute("warm-up", TTL, () -> "v"); // the scripts are loaded, the connections are up
         b.fetchOrCompute("warm-up", TTL, () -> "v");
         a.invalidate("warm-up");
@@ -105,7 +106,8 @@ class RedisComputeRoundTripTest {
 
             List<String> sent = monitor.commandsSent();
             assertThat(sent).filteredOn("evalsha"::equals).as("A's claim and completion, B's claim").hasSize(3);
-            assertThat(sent).filteredOn("get"::equals).as("each caller's GET, and B's fetch of the value").hasSize(4 + 3 + 1);
+            assertThat(sent).filteredOn("get"::equals).as("each caller's GET, and B's fetch of the value")
+                    .hasSize(4 + 3 + 1);
             assertThat(sent).hasSize(11);
         }
         assertThat(redis.server().commandCalls().get("publish")).isEqualTo(1L);

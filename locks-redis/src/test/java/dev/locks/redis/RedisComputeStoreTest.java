@@ -49,7 +49,8 @@ class RedisComputeStoreTest {
 
         assertThat(first.miss()).isEqualTo(new RedisComputeMiss("miss-1", 0, "first hint", TTL.toMillis()));
         assertThat(first.ticket()).isEqualTo(new RedisComputeTicket("miss-1", 0, "computer-1"));
-        assertThat((Long) redis.server().command("PTTL", "locks:compute:k")).as("the compute lock's PX").isBetween(1L, TIMEOUT.toMillis());
+        assertThat((Long) redis.server().command("PTTL", "locks:compute:k")).as("the compute lock's PX")
+                .isBetween(1L, TIMEOUT.toMillis());
         RedisComputeClaim.Wait second = (RedisComputeClaim.Wait) claim("k", "second hint", null);
         assertThat(second.miss()).isEqualTo(first.miss());
         assertThat(second.computer()).isEqualTo("thread-1 @ node");
@@ -83,9 +84,11 @@ class RedisComputeStoreTest {
         assertThat(store.complete("node", "k", second.ticket(), "second", null)).isFalse();
         assertThat(store.fail("node", "k", second.ticket(), new IllegalStateException())).isFalse();
         assertThat(store.get("k")).isEqualTo("first");
-        assertThat((Long) redis.server().command("PTTL", "locks:value:k")).as("the miss's TTL").isBetween(1L, TTL.toMillis());
+        assertThat((Long) redis.server().command("PTTL", "locks:value:k")).as("the miss's TTL")
+                .isBetween(1L, TTL.toMillis());
         assertThat(redis.server().command("HGET", "locks:compute:k", "state")).isEqualTo("done");
-        assertThat((Long) redis.server().command("PTTL", "locks:compute:k")).isBetween(1L, RedisComputeStore.DONE_GRACE.toMillis());
+        assertThat((Long) redis.server().command("PTTL", "locks:compute:k"))
+                .isBetween(1L, RedisComputeStore.DONE_GRACE.toMillis());
         assertThat(claim("k", "", null)).isEqualTo(new RedisComputeClaim.Hit("first"));
     }
 
@@ -97,13 +100,16 @@ class RedisComputeStoreTest {
         assertThat(store.complete("node", "nothing", nothing.ticket(), null, null)).isTrue();
 
         RedisComputeClaim.Done failed = (RedisComputeClaim.Done) claim("failing", "", failing.miss());
-        assertThat(((ComputeOutcome.Failed) failed.outcome()).error()).isInstanceOfSatisfying(ComputeFailedException.class, e -> {
+        Throwable error = ((ComputeOutcome.Failed) failed.outcome()).error();
+        assertThat(error).isInstanceOfSatisfying(ComputeFailedException.class, e -> {
             assertThat(e.originalClassName()).isEqualTo("java.io.IOException");
             assertThat(e.originalMessage()).isEqualTo("boom");
         });
-        assertThat(claim("nothing", "", nothing.miss())).isEqualTo(new RedisComputeClaim.Done(new ComputeOutcome.Value(null)));
+        assertThat(claim("nothing", "", nothing.miss()))
+                .isEqualTo(new RedisComputeClaim.Done(new ComputeOutcome.Value(null)));
         assertThat(redis.server().command("EXISTS", "locks:value:nothing")).isEqualTo(0L);
-        assertThat(claim("failing", "", null)).as("a new caller starts a new miss").isInstanceOf(RedisComputeClaim.Compute.class);
+        assertThat(claim("failing", "", null)).as("a new caller starts a new miss")
+                .isInstanceOf(RedisComputeClaim.Compute.class);
     }
 
     @Test
