@@ -9,6 +9,7 @@ import dev.locks.redis.test.RedisConnections;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
+import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -17,6 +18,7 @@ import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * A Redis outage is a {@link LockUnavailableException} naming what failed, from every store method, and
@@ -75,6 +77,28 @@ class RedisLockStoreOutageTest {
         assertThat(store.release(List.of(new Ownership("b", OWNER.id(), 0)))).isEmpty();
         await().atMost(RECOVERY).untilAsserted(() -> assertThat(released).contains("b"));
         assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
+    }
+
+    @Test
+    void clientThatRejectsCommandsWhileDisconnectedShouldReportAnOutageAtOnce() {
+        LettuceConnectionFactory rejecting = RedisConnections.connectionFactory(redis.port(), Duration.ofSeconds(5),
+                DisconnectedBehavior.REJECT_COMMANDS);
+        try {
+            store = new RedisLockStore(rejecting, "locks:", false);
+            store.get("warm-up");
+            redis.server().kill();
+
+            long start = System.nanoTime();
+            assertUnavailable(() -> store.tryAcquire(List.of("k"), OWNER, 10_000), "acquire [k]");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).as("not the 5-second command timeout")
+                    .isLessThan(Duration.ofSeconds(2));
+
+            redis.server().restart();
+            await().atMost(RECOVERY).ignoreExceptions()
+                    .until(() -> store.tryAcquire(List.of("k"), OWNER, 10_000).isTaken());
+        } finally {
+            rejecting.destroy();
+        }
     }
 
     @Test

@@ -1,6 +1,7 @@
 package dev.locks.redis.test;
 
 import io.lettuce.core.ClientOptions;
+import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.SocketOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
@@ -30,6 +31,12 @@ public final class RedisConnections {
     }
 
     public static LettuceConnectionFactory connectionFactory(int port, Duration timeout) {
+        return connectionFactory(port, timeout, DisconnectedBehavior.DEFAULT);
+    }
+
+    /** With {@link DisconnectedBehavior#REJECT_COMMANDS}, commands fail at once while disconnected. */
+    public static LettuceConnectionFactory connectionFactory(int port, Duration timeout,
+            DisconnectedBehavior disconnected) {
         ClientResources resources = DefaultClientResources.builder()
                 .ioThreadPoolSize(2)
                 .computationThreadPoolSize(2)
@@ -41,6 +48,7 @@ public final class RedisConnections {
                 .clientResources(resources)
                 .clientOptions(ClientOptions.builder()
                         .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                        .disconnectedBehavior(disconnected)
                         .build())
                 .build();
         LettuceConnectionFactory factory = new OwningConnectionFactory(
