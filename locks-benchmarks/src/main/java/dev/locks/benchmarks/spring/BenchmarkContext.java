@@ -1,0 +1,64 @@
+package dev.locks.benchmarks.spring;
+
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.locks.spring.LocksAutoConfiguration;
+import java.time.Duration;
+import org.springframework.boot.Banner;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.cache.CacheManager;
+import org.springframework.cache.annotation.EnableCaching;
+import org.springframework.cache.caffeine.CaffeineCacheManager;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The Spring Boot context the annotation benchmarks run in: non-web, no actuator, the starter's
+ * auto-configuration on the local backend with its defaults, and Spring's caching on a Caffeine cache bounded
+ * and expiring as the starter's value store is (10,000 entries, 5 minutes).
+ */
+public final class BenchmarkContext {
+
+    /** The one Spring cache. */
+    public static final String CACHE = "values";
+
+    /** How long {@link SlowQuotes} computes. */
+    public static final long COMPUTE_MILLIS = 50;
+
+    private BenchmarkContext() {
+    }
+
+    public static ConfigurableApplicationContext start() {
+        return new SpringApplicationBuilder(Beans.class)
+                .web(WebApplicationType.NONE)
+                .bannerMode(Banner.Mode.OFF)
+                .logStartupInfo(false)
+                .properties("locks.backend=local", "logging.level.root=warn", "spring.main.register-shutdown-hook=false")
+                .run();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration(LocksAutoConfiguration.class)
+    @EnableCaching
+    static class Beans {
+
+        @Bean
+        CacheManager cacheManager() {
+            CaffeineCacheManager manager = new CaffeineCacheManager(CACHE);
+            manager.setCaffeine(Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(Duration.ofMinutes(5)));
+            return manager;
+        }
+
+        @Bean
+        Accounts accounts() {
+            return new Accounts();
+        }
+
+        @Bean
+        SlowQuotes slowQuotes() {
+            return new SlowQuotes(COMPUTE_MILLIS);
+        }
+    }
+}
