@@ -40,7 +40,7 @@ final class RemoteLocks implements AutoCloseable {
         this.clock = clock;
         this.node = ProcessHandle.current().pid() + "@" + hostName();
         this.nodeId = node + "/" + UUID.randomUUID().toString().substring(0, 8);
-        this.notified = store.subscribe(waiters::released);
+        this.notified = store.subscribe(waiters::released, waiters::releasedAll);
     }
 
     /** A new owner id, unique across nodes. */

@@ -35,7 +35,7 @@ final class RemoteWaiters {
         }
     }
 
-    /** Wakes every waiter (the subscription was lost and restored: releases may have been missed). */
+    /** Wakes every waiter: the subscription was (re)established, and releases may have been missed. */
     void releasedAll() {
         for (int i = 0; i < STRIPES; i++) {
             epochs.incrementAndGet(i);

@@ -55,9 +55,12 @@ public interface RemoteLockStore extends AutoCloseable {
      * Starts delivering the keys released on any node to {@code released}, through one subscription for
      * the whole node (never one per key).
      *
+     * @param missed run each time the subscription is established or re-established (after an outage, say):
+     *        releases may have gone unseen meanwhile, or locks vanished with a restarted server, so every
+     *        waiter of the node tries again at once
      * @return false when notification is off: waiters then poll at their retry interval
      */
-    boolean subscribe(Consumer<String> released);
+    boolean subscribe(Consumer<String> released, Runnable missed);
 
     /** Stops the subscription. Held locks are the engine's to release first. */
     @Override

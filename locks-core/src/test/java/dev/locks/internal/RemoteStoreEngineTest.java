@@ -92,6 +92,25 @@ class RemoteStoreEngineTest {
     }
 
     @Test
+    void releasesMissedWhileUnsubscribedShouldWakeWaitersWhenTheSubscriptionComesBack() throws Exception {
+        EngineLockRegistry a = node();
+        EngineLockRegistry b = node();
+        Lease held = a.acquire(List.of("k"));
+        Future<Lease> waiting = threads.start(() -> b.acquire(List.of("k"),
+                DEFAULTS.withRetries(1).withRetryInterval(Duration.ofMinutes(5))));
+        await().atMost(Threads.BOUND).until(() -> server.calls("tryAcquire") >= 2);
+        server.silent(true);
+        held.close();
+        Thread.sleep(100);
+        assertThat(waiting).as("the release went unseen").isNotDone();
+
+        server.silent(false);
+        server.resubscribe();
+
+        Threads.get(waiting).close();
+    }
+
+    @Test
     void withoutNotificationWaitersShouldPollAtTheirRetryInterval() throws Exception {
         EngineLockRegistry a = node(false, false);
         EngineLockRegistry b = node(false, false);

@@ -29,6 +29,8 @@ public final class InMemoryLockServer {
     private final LocksClock clock;
     private final Map<String, Lock> locks = new HashMap<>();
     private final List<Consumer<String>> subscribers = new CopyOnWriteArrayList<>();
+    private final List<Runnable> resubscribed = new CopyOnWriteArrayList<>();
+    private volatile boolean silent;
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private long fencing;
     private volatile boolean down;
@@ -45,6 +47,16 @@ public final class InMemoryLockServer {
     /** Simulates an outage (true) and its end (false). */
     public void down(boolean down) {
         this.down = down;
+    }
+
+    /** While silent, releases are not published (a subscription that is down). */
+    public void silent(boolean silent) {
+        this.silent = silent;
+    }
+
+    /** Every node's subscription comes back, as after an outage. */
+    public void resubscribe() {
+        resubscribed.forEach(Runnable::run);
     }
 
     /** How many times a store method was called, across all nodes. */
@@ -80,6 +92,9 @@ public final class InMemoryLockServer {
     }
 
     private void publish(List<String> released) {
+        if (silent) {
+            return;
+        }
         for (String key : released) {
             subscribers.forEach(subscriber -> subscriber.accept(key));
         }
@@ -95,6 +110,7 @@ public final class InMemoryLockServer {
 
         private final boolean notify;
         private Consumer<String> subscription;
+        private Runnable missed;
 
         Node(boolean notify) {
             this.notify = notify;
@@ -193,12 +209,15 @@ public final class InMemoryLockServer {
         }
 
         @Override
-        public boolean subscribe(Consumer<String> released) {
+        public boolean subscribe(Consumer<String> released, Runnable missed) {
             if (!notify) {
                 return false;
             }
             subscription = released;
+            this.missed = missed;
             subscribers.add(released);
+            resubscribed.add(missed);
+            missed.run();
             return true;
         }
 
@@ -206,6 +225,7 @@ public final class InMemoryLockServer {
         public void close() {
             if (subscription != null) {
                 subscribers.remove(subscription);
+                resubscribed.remove(missed);
             }
         }
     }

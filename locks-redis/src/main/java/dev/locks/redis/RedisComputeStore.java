@@ -166,7 +166,7 @@ final class RedisComputeStore {
             if (notice != null) {
                 noticed.accept(notice);
             }
-        });
+        }, () -> { }); // notices missed during an outage: waiting representatives poll (RedisComputeCache)
         subscription.start();
         return subscription;
     }

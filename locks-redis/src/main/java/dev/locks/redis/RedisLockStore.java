@@ -210,15 +210,16 @@ final class RedisLockStore implements RemoteLockStore {
 
     /** Subscribes this node to the release channel, unless notification is off. Once per store. */
     @Override
-    public synchronized boolean subscribe(Consumer<String> released) {
+    public synchronized boolean subscribe(Consumer<String> released, Runnable missed) {
         Objects.requireNonNull(released, "released");
+        Objects.requireNonNull(missed, "missed");
         if (!notify) {
             return false;
         }
         if (subscription != null) {
             throw new IllegalStateException("this Redis lock store is already subscribed (one subscription per node)");
         }
-        subscription = new ReleaseSubscription(factory, space.releaseChannel(), released);
+        subscription = new ReleaseSubscription(factory, space.releaseChannel(), released, missed);
         subscription.start();
         return true;
     }

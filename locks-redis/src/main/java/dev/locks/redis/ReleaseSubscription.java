@@ -35,6 +35,7 @@ final class ReleaseSubscription implements AutoCloseable {
     private final RedisConnectionFactory factory;
     private final ChannelTopic topic;
     private final Consumer<String> released;
+    private final Runnable subscribed;
     private final ScheduledThreadPoolExecutor thread;
     private final SimpleAsyncTaskExecutor subscriber;
     private final AtomicInteger confirmations = new AtomicInteger();
@@ -42,10 +43,16 @@ final class ReleaseSubscription implements AutoCloseable {
     private boolean failing;
     private boolean closed;
 
-    ReleaseSubscription(RedisConnectionFactory factory, String channel, Consumer<String> released) {
+    /**
+     * @param released receives each key of each message
+     * @param subscribed run each time Redis confirms the subscription (first, and after every outage)
+     */
+    ReleaseSubscription(RedisConnectionFactory factory, String channel, Consumer<String> released,
+            Runnable subscribed) {
         this.factory = factory;
         this.topic = ChannelTopic.of(channel);
         this.released = released;
+        this.subscribed = subscribed;
         this.thread = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread notifier = new Thread(runnable, "locks-redis-notify");
             notifier.setDaemon(true);
@@ -156,6 +163,11 @@ final class ReleaseSubscription implements AutoCloseable {
         @Override
         public void onChannelSubscribed(byte[] channel, long count) {
             confirmations.incrementAndGet();
+            try {
+                subscribed.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "handling the (re)subscription to '" + topic.getTopic() + "' failed", e);
+            }
         }
     }
 }

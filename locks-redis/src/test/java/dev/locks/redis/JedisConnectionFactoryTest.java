@@ -70,7 +70,7 @@ class JedisConnectionFactoryTest {
         RedisLockStore store = new RedisLockStore(jedis, "locks:", true);
         try {
             Queue<String> released = new ConcurrentLinkedQueue<>();
-            store.subscribe(released::add);
+            store.subscribe(released::add, () -> { });
             await().atMost(Duration.ofSeconds(10)).until(() -> store.subscriptionConfirmations() == 1);
 
             redis.server().restart(); // the blocking SUBSCRIBE fails: a new subscription replaces it

@@ -233,4 +233,19 @@ class RedisLockRegistryTest {
         lease.close();
         assertThat(Threads.get(waiting).isHeld()).as("woken through the restored subscription").isTrue();
     }
+
+    @Test
+    void restartThatLosesTheLocksShouldWakeOtherNodesWaiters() throws Exception {
+        RedisLockRegistry one = node();
+        RedisLockRegistry two = node();
+        Lease held = one.acquire(List.of("k"));
+        Waiting waiter = new Waiting();
+        Future<Lease> waiting = threads.start(() -> two.acquire(List.of("k"), waiter.onlyAWakeUpInTime()));
+        waiter.awaitPause();
+
+        redis.server().restart(); // the lock vanishes with no release message; the subscriptions come back
+
+        assertThat(Threads.get(waiting).isHeld()).as("woken when the subscription was restored").isTrue();
+        held.close();
+    }
 }

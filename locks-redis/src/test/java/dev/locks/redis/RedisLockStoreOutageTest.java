@@ -50,7 +50,7 @@ class RedisLockStoreOutageTest {
     void everyMethodShouldReportAnOutageAndWorkAgainAfterARestart() {
         store = new RedisLockStore(redis.connectionFactory(), "locks:", true);
         Queue<String> released = new ConcurrentLinkedQueue<>();
-        store.subscribe(released::add);
+        store.subscribe(released::add, () -> { });
         await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() == 1);
         long token = store.tryAcquire(List.of("a"), OWNER, 10_000).token();
 
@@ -107,7 +107,7 @@ class RedisLockStoreOutageTest {
         redis.server().stop();
         Queue<String> released = new ConcurrentLinkedQueue<>();
 
-        assertThat(store.subscribe(released::add)).isTrue();
+        assertThat(store.subscribe(released::add, () -> { })).isTrue();
         redis.server().restart();
 
         await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() >= 1);

@@ -208,7 +208,7 @@ class RedisLockStoreTest {
     void forceReleaseShouldRemoveAnyOwnersLockAndTellEveryNode() {
         RedisLockStore store = store();
         Queue<String> released = new ConcurrentLinkedQueue<>();
-        store.subscribe(released::add);
+        store.subscribe(released::add, () -> { });
         store.tryAcquire(List.of("k"), ALICE, 10_000);
 
         assertThat(store.forceRelease("k")).isTrue();
@@ -224,8 +224,8 @@ class RedisLockStoreTest {
         RedisLockStore two = store(redis.newConnectionFactory(), "locks:", true);
         Queue<String> seenByOne = new ConcurrentLinkedQueue<>();
         Queue<String> seenByTwo = new ConcurrentLinkedQueue<>();
-        one.subscribe(seenByOne::add);
-        two.subscribe(seenByTwo::add);
+        one.subscribe(seenByOne::add, () -> { });
+        two.subscribe(seenByTwo::add, () -> { });
         String odd = "we:ird 12:key\nwith ünïcödé";
         one.tryAcquire(List.of("a", odd), ALICE, 10_000);
         two.tryAcquire(List.of("b"), BOB, 10_000);
@@ -239,14 +239,14 @@ class RedisLockStoreTest {
             assertThat(seenByTwo).containsExactlyInAnyOrder("a", odd, "b");
         });
         assertThat(redis.server().subscribers("locks:released")).as("one subscription per node").isEqualTo(2);
-        assertThatThrownBy(() -> one.subscribe(key -> { })).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> one.subscribe(key -> { }, () -> { })).isInstanceOf(IllegalStateException.class);
     }
 
     @Test
     void notifyOffShouldSubscribeToNothing() {
         RedisLockStore store = store(redis.connectionFactory(), "locks:", false);
 
-        assertThat(store.subscribe(key -> { })).isFalse();
+        assertThat(store.subscribe(key -> { }, () -> { })).isFalse();
 
         assertThat(redis.server().subscribers("locks:released")).isZero();
     }
@@ -254,7 +254,7 @@ class RedisLockStoreTest {
     @Test
     void closeShouldEndTheSubscription() {
         RedisLockStore store = store();
-        store.subscribe(key -> { });
+        store.subscribe(key -> { }, () -> { });
         await().atMost(Duration.ofSeconds(5)).until(() -> redis.server().subscribers("locks:released") == 1);
 
         store.close();

@@ -34,7 +34,7 @@ class RoundTripCountTest {
     @BeforeEach
     void warmUp() {
         store = new RedisLockStore(redis.connectionFactory(), "locks:", true);
-        store.subscribe(key -> { }); // its connection is made and subscribed before counting
+        store.subscribe(key -> { }, () -> { }); // its connection is made and subscribed before counting
         store.tryAcquire(List.of("warm-up"), OWNER, 10_000); // the scripts are loaded, the connection is up
         store.renew(List.of(new Ownership("warm-up", OWNER.id(), 10_000)));
         store.release(List.of(new Ownership("warm-up", OWNER.id(), 0)));
