@@ -4,7 +4,10 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
 import dev.locks.spi.RemoteLockStore;
+import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
@@ -86,5 +89,75 @@ public abstract class EngineLockRegistry implements LockRegistry, AutoCloseable 
     /** Runs one watchdog pass now (tests). */
     protected void renewNow() {
         engine.renewNow();
+    }
+
+    /**
+     * The settings every backend's registry builder has; each {@code with}-style setter returns the concrete
+     * builder.
+     *
+     * @param <B> the concrete builder
+     */
+    public abstract static class Builder<B extends Builder<B>> {
+
+        private AcquireOptions defaultOptions = AcquireOptions.defaults();
+        private Duration cleanupInterval = Duration.ofMinutes(5);
+        private int cleanupBatchSize = 100;
+        private boolean watchdog;
+        private LocksClock clock = LocksClock.system();
+        private LocksObserver observer = LocksObserver.NONE;
+
+        protected Builder() {
+        }
+
+        /** The options of {@code acquire(keys)} and {@code withLocks}; default {@link AcquireOptions#defaults()}. */
+        public B defaultOptions(AcquireOptions options) {
+            this.defaultOptions = options;
+            return self();
+        }
+
+        /** How often the registry sweeps by itself; {@link Duration#ZERO} for never. Default 5 minutes. */
+        public B cleanupInterval(Duration interval) {
+            this.cleanupInterval = interval;
+            return self();
+        }
+
+        /** How many locks a sweep (or a listing, where the backend reads in batches) takes per batch; default 100. */
+        public B cleanupBatchSize(int batchSize) {
+            this.cleanupBatchSize = batchSize;
+            return self();
+        }
+
+        /** Whether live owners' locks are renewed every third of their lock timeout; default false. */
+        public B watchdog(boolean enabled) {
+            this.watchdog = enabled;
+            return self();
+        }
+
+        /** The time source; default {@link LocksClock#system()}. */
+        public B clock(LocksClock clock) {
+            this.clock = clock;
+            return self();
+        }
+
+        /** Receives acquire, stale-removal, sweep and lost-lease events; default none. */
+        public B observer(LocksObserver observer) {
+            this.observer = observer;
+            return self();
+        }
+
+        /**
+         * The engine's settings for the backend named {@code backend}.
+         *
+         * @throws IllegalArgumentException naming the setting that is invalid
+         */
+        protected LockEngine.Settings settings(String backend) {
+            return new LockEngine.Settings(backend, defaultOptions, cleanupInterval, cleanupBatchSize, watchdog,
+                    clock, observer);
+        }
+
+        @SuppressWarnings("unchecked")
+        private B self() {
+            return (B) this;
+        }
     }
 }

@@ -1,12 +1,9 @@
 package dev.locks.local;
 
 import dev.locks.AcquireOptions;
-import dev.locks.LocksClock;
-import dev.locks.LocksObserver;
 import dev.locks.internal.EngineLockRegistry;
 import dev.locks.internal.LockEngine;
 import java.time.Duration;
-import java.util.Collection;
 
 /**
  * The in-memory {@link dev.locks.LockRegistry}: a lock table in this JVM (descended from Nebulex.Locks' ETS table).
@@ -29,8 +26,7 @@ import java.util.Collection;
 public final class LocalLockRegistry extends EngineLockRegistry {
 
     private LocalLockRegistry(Builder builder) {
-        super(new LockEngine.Settings("local", builder.defaultOptions, builder.cleanupInterval,
-                builder.cleanupBatchSize, builder.watchdog, builder.clock, builder.observer), null);
+        super(builder.engineSettings(), null);
     }
 
     /** A registry with every default: {@link AcquireOptions#defaults()}, a sweep every 5 minutes. */
@@ -48,53 +44,14 @@ public final class LocalLockRegistry extends EngineLockRegistry {
         super.close();
     }
 
-    /** Builds a {@link LocalLockRegistry}; every setting has a default. */
-    public static final class Builder {
-
-        private AcquireOptions defaultOptions = AcquireOptions.defaults();
-        private Duration cleanupInterval = Duration.ofMinutes(5);
-        private int cleanupBatchSize = 100;
-        private boolean watchdog;
-        private LocksClock clock = LocksClock.system();
-        private LocksObserver observer = LocksObserver.NONE;
+    /** Builds a {@link LocalLockRegistry}; every setting has a default (see {@link EngineLockRegistry.Builder}). */
+    public static final class Builder extends EngineLockRegistry.Builder<Builder> {
 
         private Builder() {
         }
 
-        /** The options of {@link #acquire(Collection)} and {@link #withLocks}; default {@link AcquireOptions#defaults()}. */
-        public Builder defaultOptions(AcquireOptions options) {
-            this.defaultOptions = options;
-            return this;
-        }
-
-        /** How often the registry sweeps by itself; {@link Duration#ZERO} for never. Default 5 minutes. */
-        public Builder cleanupInterval(Duration interval) {
-            this.cleanupInterval = interval;
-            return this;
-        }
-
-        /** How many locks a sweep examines per batch; default 100. */
-        public Builder cleanupBatchSize(int batchSize) {
-            this.cleanupBatchSize = batchSize;
-            return this;
-        }
-
-        /** Whether live owners' locks are renewed every third of their lock timeout; default false. */
-        public Builder watchdog(boolean enabled) {
-            this.watchdog = enabled;
-            return this;
-        }
-
-        /** The time source; default {@link LocksClock#system()}. */
-        public Builder clock(LocksClock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        /** Receives acquire, stale-removal, sweep and lost-lease events; default none. */
-        public Builder observer(LocksObserver observer) {
-            this.observer = observer;
-            return this;
+        private LockEngine.Settings engineSettings() {
+            return settings("local");
         }
 
         /**

@@ -1,12 +1,7 @@
 package dev.locks.redis;
 
-import dev.locks.AcquireOptions;
-import dev.locks.LocksClock;
-import dev.locks.LocksObserver;
 import dev.locks.internal.EngineLockRegistry;
 import dev.locks.internal.LockEngine;
-import java.time.Duration;
-import java.util.Collection;
 import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -40,9 +35,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 public final class RedisLockRegistry extends EngineLockRegistry {
 
     private RedisLockRegistry(Builder builder) {
-        super(new LockEngine.Settings("redis", builder.defaultOptions, builder.cleanupInterval,
-                builder.cleanupBatchSize, builder.watchdog, builder.clock, builder.observer),
-                new RedisLockStore(builder.connectionFactory, builder.keyPrefix, builder.notify));
+        super(builder.engineSettings(), new RedisLockStore(builder.connectionFactory, builder.keyPrefix,
+                builder.notify));
     }
 
     /** A builder on the application's connection factory; every other setting has a default. */
@@ -59,21 +53,23 @@ public final class RedisLockRegistry extends EngineLockRegistry {
         super.close();
     }
 
-    /** Builds a {@link RedisLockRegistry}. */
-    public static final class Builder {
+    /**
+     * Builds a {@link RedisLockRegistry}: the settings of every registry (see {@link EngineLockRegistry.Builder};
+     * the clock times leases in this JVM, while expiry in Redis follows the server's clock), plus the key
+     * prefix and notification.
+     */
+    public static final class Builder extends EngineLockRegistry.Builder<Builder> {
 
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "locks:";
         private boolean notify = true;
-        private AcquireOptions defaultOptions = AcquireOptions.defaults();
-        private Duration cleanupInterval = Duration.ofMinutes(5);
-        private int cleanupBatchSize = 100;
-        private boolean watchdog;
-        private LocksClock clock = LocksClock.system();
-        private LocksObserver observer = LocksObserver.NONE;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        }
+
+        private LockEngine.Settings engineSettings() {
+            return settings("redis");
         }
 
         /**
@@ -88,45 +84,6 @@ public final class RedisLockRegistry extends EngineLockRegistry {
         /** Whether waiters are woken by a publish on release (one subscription per node); default true. */
         public Builder notify(boolean notify) {
             this.notify = notify;
-            return this;
-        }
-
-        /**
-         * The options of {@link #acquire(Collection)} and {@link #withLocks}; default
-         * {@link AcquireOptions#defaults()}.
-         */
-        public Builder defaultOptions(AcquireOptions options) {
-            this.defaultOptions = options;
-            return this;
-        }
-
-        /** How often the registry sweeps by itself; {@link Duration#ZERO} for never. Default 5 minutes. */
-        public Builder cleanupInterval(Duration interval) {
-            this.cleanupInterval = interval;
-            return this;
-        }
-
-        /** How many locks a sweep or a listing reads per batch; default 100. */
-        public Builder cleanupBatchSize(int batchSize) {
-            this.cleanupBatchSize = batchSize;
-            return this;
-        }
-
-        /** Whether live owners' locks are renewed every third of their lock timeout; default false. */
-        public Builder watchdog(boolean enabled) {
-            this.watchdog = enabled;
-            return this;
-        }
-
-        /** The time source; default {@link LocksClock#system()}. Expiry in Redis follows the server's clock. */
-        public Builder clock(LocksClock clock) {
-            this.clock = clock;
-            return this;
-        }
-
-        /** Receives acquire, stale-removal, sweep and lost-lease events; default none. */
-        public Builder observer(LocksObserver observer) {
-            this.observer = observer;
             return this;
         }
 
