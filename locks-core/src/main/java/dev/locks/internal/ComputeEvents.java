@@ -11,16 +11,14 @@ import dev.locks.LocksObserver.ComputeResult;
  */
 public final class ComputeEvents {
 
-    private static final System.Logger LOG = System.getLogger(ComputeEvents.class.getName());
-
     private final LocksObserver observer;
     private final LocksClock clock;
     private final boolean observed;
 
     public ComputeEvents(LocksObserver observer, LocksClock clock) {
-        this.observer = observer;
+        this.observer = GuardedObserver.guard(observer);
         this.clock = clock;
-        this.observed = observer != LocksObserver.NONE;
+        this.observed = this.observer != LocksObserver.NONE;
     }
 
     /** The start of a call, to pass to {@link #report}; 0 when nothing is observed. */
@@ -33,10 +31,6 @@ public final class ComputeEvents {
         if (!observed) {
             return;
         }
-        try {
-            observer.onCompute(result, clock.nanoTime() - startedNanos);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "LocksObserver.onCompute(" + result + ") threw; ignored", e);
-        }
+        observer.onCompute(result, clock.nanoTime() - startedNanos);
     }
 }
