@@ -142,9 +142,10 @@ public final class LockEngine implements AutoCloseable {
                     return lease;
                 }
                 Blocker blocker = (Blocker) outcome;
-                long pause = pauseNanos(options, attempt, start);
+                long pause = Retries.pauseNanos(options, attempt, clock.nanoTime() - start);
                 if (pause < 0) {
-                    throw timeout(sorted, attempt + 1, start, options, blocker);
+                    throw Retries.timeout(sorted, attempt + 1, Duration.ofNanos(clock.nanoTime() - start), options,
+                            blocked(blocker));
                 }
                 if (pause == 0) {
                     continue;
@@ -329,47 +330,20 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
-    /**
-     * How long to pause before the next attempt, or -1 when there is none: the retries or the wait time
-     * ran out.
-     */
-    private long pauseNanos(AcquireOptions options, int failedAttempt, long start) {
-        long left = Long.MAX_VALUE;
-        Optional<Duration> waitTime = options.waitTime();
-        if (waitTime.isPresent()) {
-            left = start + waitTime.get().toNanos() - clock.nanoTime();
-            if (left <= 0) {
-                return -1;
+    /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
+    private String blocked(Blocker blocker) {
+        String holder;
+        if (blocker instanceof LockEntry entry) {
+            holder = entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos);
+        } else {
+            try {
+                holder = heldLock(blocker.key()).map(lock -> lock.owner() + " since " + lock.acquiredAt())
+                        .orElse("another node");
+            } catch (RuntimeException e) {
+                holder = "another node";
             }
         }
-        if (!options.allowsRetryAfter(failedAttempt)) {
-            return -1;
-        }
-        return Math.min(options.pauseAfter(failedAttempt).toNanos(), left);
-    }
-
-    private LockTimeoutException timeout(String[] keys, int attempts, long start, AcquireOptions options,
-            Blocker blocker) {
-        Duration elapsed = Duration.ofNanos(clock.nanoTime() - start);
-        Optional<Duration> waitTime = options.waitTime();
-        String held = "'" + blocker.key() + "' is held by " + holder(blocker) + ". ";
-        String advice = waitTime.isPresent() && elapsed.compareTo(waitTime.get()) >= 0
-                ? "Raise the wait time (now " + waitTime.get() + "; locks.wait-time or @Locked(waitTime))."
-                : "Raise the retries (now " + options.retries().getAsInt()
-                        + "; locks.retries or @Locked(retries)) or set a wait time (locks.wait-time).";
-        return new LockTimeoutException(List.of(keys), attempts, elapsed, held + advice);
-    }
-
-    private String holder(Blocker blocker) {
-        if (blocker instanceof LockEntry entry) {
-            return entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos);
-        }
-        try {
-            return heldLock(blocker.key()).map(lock -> lock.owner() + " since " + lock.acquiredAt())
-                    .orElse("another node");
-        } catch (RuntimeException e) {
-            return "another node";
-        }
+        return "'" + blocker.key() + "' is held by " + holder + ".";
     }
 
     private void observe(AcquireResult result, long start) {

@@ -1,0 +1,53 @@
+package dev.locks.internal;
+
+import dev.locks.AcquireOptions;
+import dev.locks.LockTimeoutException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/** When an acquire tries again, and what it says when it gives up: the retries and the wait time. */
+final class Retries {
+
+    private Retries() {
+    }
+
+    /**
+     * How long to pause before the next attempt, or -1 when there is none because the retries or the wait
+     * time ran out. The pause never reaches past the wait time.
+     *
+     * @param failedAttempt the 0-based number of the attempt that just failed
+     * @param elapsedNanos the time spent since the acquire began
+     * @throws IllegalArgumentException when a retry interval function returns an invalid pause
+     */
+    static long pauseNanos(AcquireOptions options, int failedAttempt, long elapsedNanos) {
+        long left = Long.MAX_VALUE;
+        Optional<Duration> waitTime = options.waitTime();
+        if (waitTime.isPresent()) {
+            left = waitTime.get().toNanos() - elapsedNanos;
+            if (left <= 0) {
+                return -1;
+            }
+        }
+        if (!options.allowsRetryAfter(failedAttempt)) {
+            return -1;
+        }
+        return Math.min(options.pauseAfter(failedAttempt).toNanos(), left);
+    }
+
+    /**
+     * The exception of an acquire that gave up: the keys, the attempts, the time spent, who holds what,
+     * and which option to raise.
+     *
+     * @param blocked which key is held and by whom, as a sentence
+     */
+    static LockTimeoutException timeout(String[] keys, int attempts, Duration elapsed, AcquireOptions options,
+            String blocked) {
+        Optional<Duration> waitTime = options.waitTime();
+        String advice = waitTime.isPresent() && elapsed.compareTo(waitTime.get()) >= 0
+                ? "Raise the wait time (now " + waitTime.get() + "; locks.wait-time or @Locked(waitTime))."
+                : "Raise the retries (now " + options.retries().getAsInt()
+                        + "; locks.retries or @Locked(retries)) or set a wait time (locks.wait-time).";
+        return new LockTimeoutException(List.of(keys), attempts, elapsed, blocked + " " + advice);
+    }
+}
