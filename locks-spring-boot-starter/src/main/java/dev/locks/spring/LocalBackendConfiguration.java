@@ -6,7 +6,6 @@ import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.local.LocalComputeCache;
 import dev.locks.local.LocalLockRegistry;
-import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -25,14 +24,7 @@ class LocalBackendConfiguration {
     @ConditionalOnMissingBean(LockRegistry.class)
     LocalLockRegistry lockRegistry(LocksProperties properties, ObjectProvider<LocksObserver> observers,
             ObjectProvider<LocksClock> clock) {
-        return LocalLockRegistry.builder()
-                .defaultOptions(properties.toAcquireOptions())
-                .cleanupInterval(Duration.ZERO)
-                .cleanupBatchSize(properties.getCleanup().getBatchSize())
-                .watchdog(properties.getWatchdog().isEnabled())
-                .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()))
-                .build();
+        return RegistrySettings.apply(LocalLockRegistry.builder(), properties, observers, clock).build();
     }
 
     @Bean

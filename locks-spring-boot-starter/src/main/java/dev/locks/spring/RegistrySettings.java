@@ -1,0 +1,29 @@
+package dev.locks.spring;
+
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.internal.EngineLockRegistry;
+import java.time.Duration;
+import org.springframework.beans.factory.ObjectProvider;
+
+/**
+ * What every backend's registry bean takes from the application, the same for each: the default options of
+ * {@code locks.*}, the sweep batch size and the watchdog, a {@link LocksClock} bean if any, and every
+ * {@link LocksObserver} bean composed in order. The registry never sweeps by itself: the starter's scheduled
+ * sweeper does, unless {@code locks.cleanup.enabled=false}.
+ */
+final class RegistrySettings {
+
+    private RegistrySettings() {
+    }
+
+    static <B extends EngineLockRegistry.Builder<B>> B apply(B builder, LocksProperties properties,
+            ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
+        return builder.defaultOptions(properties.toAcquireOptions())
+                .cleanupInterval(Duration.ZERO)
+                .cleanupBatchSize(properties.getCleanup().getBatchSize())
+                .watchdog(properties.getWatchdog().isEnabled())
+                .clock(clock.getIfAvailable(LocksClock::system))
+                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));
+    }
+}
