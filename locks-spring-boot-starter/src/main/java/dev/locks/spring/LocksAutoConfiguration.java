@@ -15,20 +15,19 @@ import org.springframework.context.annotation.Import;
  * <p><b>Backends.</b> Each backend is one configuration class guarded by
  * {@link ConditionalOnLocksBackend}, so that exactly one defines the beans ({@link BackendSelection} says
  * which: {@code locks.backend}, else Redis when {@code locks-redis} and a {@code RedisConnectionFactory}
- * are present, else local). Today only {@link LocalBackendConfiguration} exists. The Redis backend plugs in
- * as a {@code RedisBackendConfiguration} in this package, annotated
- * {@code @ConditionalOnLocksBackend(LocksBackend.REDIS)} and
- * {@code @ConditionalOnClass(name = BackendSelection.REDIS_REGISTRY_CLASS)}, that defines the
- * {@code LockRegistry} and {@code ComputeCache} beans under {@code @ConditionalOnMissingBean} from
- * {@link LocksProperties} (its {@code key-prefix}, {@code redis.notify}) and an
- * {@code ObjectProvider<LocksObserver>} composed by {@link CompositeLocksObserver}, and is added to the
- * {@code @Import} below. This class runs after Spring Boot's Redis auto-configuration so that the selection
- * sees its connection factory.
+ * are present, else local): {@link LocalBackendConfiguration} and {@link RedisBackendConfiguration}. The
+ * Redis one is also {@code @ConditionalOnClass(name = BackendSelection.REDIS_REGISTRY_CLASS)}, so that an
+ * application without the optional {@code locks-redis} never loads it. Each defines the {@code LockRegistry}
+ * and {@code ComputeCache} beans under {@code @ConditionalOnMissingBean} from {@link LocksProperties} and an
+ * {@code ObjectProvider<LocksObserver>} composed by {@link CompositeLocksObserver}. This class runs after
+ * Spring Boot's Redis auto-configuration so that the selection sees its connection factory; the backend
+ * that runs, and why, is logged at startup ({@link LocksStartupReport}).
  */
 @AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
 @ConditionalOnBooleanProperty(name = "locks.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LocksProperties.class)
-@Import({LocalBackendConfiguration.class, LocksInterceptionConfiguration.class, LocksCleanupConfiguration.class})
+@Import({LocalBackendConfiguration.class, RedisBackendConfiguration.class, LocksInterceptionConfiguration.class,
+        LocksCleanupConfiguration.class})
 public final class LocksAutoConfiguration {
 
     @Bean
