@@ -13,7 +13,7 @@ import java.util.function.Supplier;
  * Contended hand-off: two threads alternating on one key, each pass timed from the holder's release to the
  * waiter's acquire (see {@link Duel}). This project against {@code ReentrantLock} (the JDK's queue and unpark)
  * and the seed's design (a waiter polls every 10 ms plus jitter). A plain harness rather than JMH: the time that
- * matters is between two threads, not the time of one call. Prints {@link ResultLine}s in microseconds.
+ * matters is between two threads, not the time of one call. Prints {@link ResultLine}s in µs.
  *
  * <p>Arguments: {@code [trials] [passes per trial] [seed passes per trial]}, default 5, 2000, 40.
  */
@@ -50,7 +50,7 @@ public final class HandOff {
             extra.put("p99", format(pooled.percentile(99)));
             extra.put("passes", Integer.toString(pooled.count()));
             extra.put("trials", Integer.toString(trials));
-            new ResultLine("handoff", name, "us", pooled.median(), medians.min(), medians.max(), extra).print();
+            new ResultLine("handoff", name, "µs", pooled.median(), medians.min(), medians.max(), extra).print();
         }
     }
 

@@ -77,13 +77,26 @@ public final class RedisClients {
         @Override
         void open(RedisServerProcess server) {
             factory = connectionFactory(server);
-            registry = dev.locks.redis.RedisLockRegistry.builder(factory).cleanupInterval(Duration.ZERO).build();
+            registry = dev.locks.redis.RedisLockRegistry.builder(factory).cleanupInterval(Duration.ZERO)
+                    .notify(notifies()).build();
+        }
+
+        boolean notifies() {
+            return true;
         }
 
         @Override
         void close() {
             registry.close();
             factory.destroy();
+        }
+    }
+
+    /** This project's Redis registry with {@code notify(false)}: no publish on release, waiters poll. */
+    public static class ThisProjectPolling extends ThisProject {
+        @Override
+        boolean notifies() {
+            return false;
         }
     }
 

@@ -2,6 +2,7 @@ package dev.locks.benchmarks.stampede;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.locks.benchmarks.proto.ConditionFlight;
 import dev.locks.benchmarks.report.ResultLine;
 import dev.locks.benchmarks.report.Stats;
 import dev.locks.benchmarks.spring.BenchmarkContext;
@@ -26,7 +27,8 @@ import org.springframework.context.ConfigurableApplicationContext;
  * by the others (the textbook single flight).
  *
  * <p>The threads are started and parked on the gate before the clock starts; waking a thousand of them is part
- * of every result alike (the floor shows how much). Arguments: {@code [trials] [threads]}, default 10, 1000.
+ * of every result alike (the floor shows how much). Arguments: {@code [trials] [threads] [--proto]}, default
+ * 10, 1000; {@code --proto} measures the fan-out prototype ({@link ConditionFlight}) against the floor instead.
  */
 public final class Stampede {
 
@@ -39,6 +41,10 @@ public final class Stampede {
         int trials = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
         SlowQuotes direct = new SlowQuotes(BenchmarkContext.COMPUTE_MILLIS);
+        if (args.length > 2 && args[2].equals("--proto")) {
+            prototypes(direct, trials, threads);
+            return;
+        }
 
         LocalComputeCache computeCache = LocalComputeCache.builder().build();
         measure("thisProject", key -> computeCache.fetchOrCompute(key, TTL, () -> direct.compute(key)), direct,
@@ -55,6 +61,17 @@ public final class Stampede {
             measure("thisProjectAnnotation", quotes::quote, quotes, trials, threads);
             measure("cacheableSync", quotes::cachedQuote, quotes, trials, threads);
         }
+    }
+
+    /** The fan-out alone: waiters re-taking a lock one by one ({@link ConditionFlight}) against the floor. */
+    private static void prototypes(SlowQuotes direct, int trials, int threads) throws InterruptedException {
+        ConditionFlight conditionFlight = new ConditionFlight();
+        measure("protoConditionFlight", key -> conditionFlight.get(key, direct::compute), direct, trials, threads);
+        ConcurrentHashMap<String, CompletableFuture<Object>> flights = new ConcurrentHashMap<>();
+        measure("floorFutureInMap", key -> singleFlight(flights, key, direct), direct, trials, threads);
+        LocalComputeCache computeCache = LocalComputeCache.builder().build();
+        measure("thisProject", key -> computeCache.fetchOrCompute(key, TTL, () -> direct.compute(key)), direct,
+                trials, threads);
     }
 
     private static Object singleFlight(ConcurrentHashMap<String, CompletableFuture<Object>> flights, String key,

@@ -1,0 +1,93 @@
+package dev.locks.benchmarks.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * The whole comparison in one command: every JMH benchmark at each of its thread counts, then the hand-off,
+ * stampede and memory harnesses, each in JVMs of their own; then the tables, with medians, spreads and ratios
+ * of this one run, written to {@code <out>/results.md} and, with {@code --doc}, between the result markers of
+ * {@code docs/benchmarks.md}. About 15 minutes on 2 cores. {@code locks-benchmarks/run.sh} builds and runs it.
+ *
+ * <p>Options: {@code --quick} (every benchmark once, briefly: checks that all of it runs, numbers meaningless),
+ * {@code --only REGEX} (the suites whose name matches, e.g. {@code 'Local|handoff'}; cannot be combined with
+ * {@code --doc}), {@code --doc FILE}, {@code --out DIR} (default {@code locks-benchmarks/target/comparison}),
+ * {@code --command TEXT} (the command the report names).
+ */
+public final class Comparison {
+
+    static final String BEGIN = "<!-- results:begin -->";
+    static final String END = "<!-- results:end -->";
+
+    private Comparison() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        boolean quick = false;
+        Pattern only = null;
+        Path doc = null;
+        Path out = Path.of("locks-benchmarks", "target", "comparison");
+        String command = "java -cp locks-benchmarks/target/benchmarks.jar " + Comparison.class.getName() + " "
+                + String.join(" ", args);
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> quick = true;
+                case "--only" -> only = Pattern.compile(args[++i]);
+                case "--doc" -> doc = Path.of(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                case "--command" -> command = args[++i];
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (--quick, --only REGEX, --doc FILE, --out DIR, --command TEXT)");
+            }
+        }
+        if (doc != null && (only != null || quick)) {
+            throw new IllegalArgumentException("--doc takes a full run: not with --only or --quick");
+        }
+        Files.createDirectories(out);
+        List<Measurement> measured = new ArrayList<>();
+        String markdown;
+        try (Environment environment = new Environment(command)) {
+            boolean redis = Environment.redisAvailable();
+            for (JmhSuite suite : JmhSuite.ALL) {
+                if (matches(only, suite.benchmarkClass()) && (redis || !suite.needsRedis())) {
+                    measured.addAll(suite.run(quick, out));
+                } else if (!redis && suite.needsRedis()) {
+                    System.out.println("# redis-server is not installed: skipping " + suite.benchmarkClass());
+                }
+            }
+            for (Harness harness : Harness.ALL) {
+                if (matches(only, harness.name())) {
+                    measured.addAll(harness.run(quick, out));
+                }
+            }
+            environment.close();
+            markdown = new Report(environment, measured).render();
+        }
+        Path results = out.resolve("results.md");
+        Files.writeString(results, markdown);
+        System.out.println("# Results: " + results.toAbsolutePath());
+        if (doc != null) {
+            splice(doc, markdown);
+            System.out.println("# Updated: " + doc.toAbsolutePath());
+        }
+    }
+
+    private static boolean matches(Pattern only, String name) {
+        return only == null || only.matcher(name).find();
+    }
+
+    /** Replaces what lies between the result markers of {@code doc}. */
+    private static void splice(Path doc, String markdown) throws IOException {
+        String text = Files.readString(doc);
+        int begin = text.indexOf(BEGIN);
+        int end = text.indexOf(END);
+        if (begin < 0 || end < begin) {
+            throw new IllegalStateException(doc + " has no " + BEGIN + " ... " + END + " section to fill");
+        }
+        Files.writeString(doc, text.substring(0, begin + BEGIN.length()) + "\n" + markdown + text.substring(end));
+    }
+}

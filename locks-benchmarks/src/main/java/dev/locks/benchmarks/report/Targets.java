@@ -1,0 +1,177 @@
+package dev.locks.benchmarks.report;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+
+/** The targets, judged on the medians of one run. */
+final class Targets {
+
+    /** How a target fared. */
+    record Verdict(String target, String measured, String status) {
+    }
+
+    /** Ratios this close to their bound are called out: on a busy machine noise can flip them. */
+    private static final double NEAR = 0.10;
+
+    private final List<Measurement> measurements;
+    private final List<Verdict> verdicts = new ArrayList<>();
+
+    private Targets(List<Measurement> measurements) {
+        this.measurements = measurements;
+    }
+
+    static List<Verdict> judge(List<Measurement> measurements) {
+        Targets targets = new Targets(measurements);
+        targets.local();
+        targets.handOff();
+        targets.annotations();
+        targets.stampede();
+        targets.redis();
+        return targets.verdicts;
+    }
+
+    private void local() {
+        for (int threads : List.of(1, 2)) {
+            atMost("Local single-key cycle ≤ 1.5× the `ConcurrentHashMap` floor, " + threads + " thread(s)",
+                    "LocalSingleKey", "thisProject", "floorConcurrentHashMap", threads, 1.5);
+        }
+        for (int keys : List.of(2, 8)) {
+            for (int threads : List.of(1, 2)) {
+                atMost(keys + "-key cycle ≤ 1.5× its floor (sorted `putIfAbsent` + roll-back), " + threads + " thread(s)",
+                        "LocalMultiKey:keyCount=" + keys, "thisProject", "floorConcurrentHashMap", threads, 1.5);
+            }
+        }
+    }
+
+    private void handOff() {
+        atMost("Hand-off ≤ 2× `ReentrantLock`", "handoff", "thisProject", "reentrantLock", 2, 2.0);
+        Optional<Measurement> ours = find("handoff", "thisProject", 2);
+        Optional<Measurement> seed = find("handoff", "seedDesign", 2);
+        if (ours.isPresent() && seed.isPresent()) {
+            double times = seed.get().median() / ours.get().median();
+            add("Hand-off ≥ 100× faster than the seed's sleep design (10 ms interval)",
+                    String.format(Locale.ROOT, "%s µs vs %s µs: %,.0f× faster", Report.number(ours.get().median()),
+                            Report.number(seed.get().median()), times), status(times >= 100, times / 100));
+        } else {
+            missing("Hand-off ≥ 100× faster than the seed's sleep design");
+        }
+    }
+
+    private void annotations() {
+        for (int threads : List.of(1, 2)) {
+            Optional<Measurement> bare = find("SpringAnnotations", "bareMethod", threads);
+            Optional<Measurement> locked = find("SpringAnnotations", "locked", threads);
+            Optional<Measurement> cacheable = find("SpringAnnotations", "cacheableSyncHit", threads);
+            String target = "`@Locked` overhead ≤ `@Cacheable(sync = true)`'s, same SpEL key, " + threads + " thread(s)";
+            if (bare.isPresent() && locked.isPresent() && cacheable.isPresent()) {
+                double ours = locked.get().median() - bare.get().median();
+                double theirs = cacheable.get().median() - bare.get().median();
+                add(target, String.format(Locale.ROOT, "%s ns vs %s ns: %.2f×", Report.number(ours),
+                        Report.number(theirs), ours / theirs), status(ours <= theirs, theirs / ours));
+            } else {
+                missing(target);
+            }
+            atMost("`fetchOrCompute` hit ≤ 2× Caffeine `getIfPresent` (size bound + expiry), " + threads + " thread(s)",
+                    "LocalComputeHit", "thisProject", "caffeineGetIfPresent", threads, 2.0);
+            atMost("`fetchOrCompute` hit ≤ 2× Caffeine `get(key, fn)`, " + threads + " thread(s)",
+                    "LocalComputeHit", "thisProject", "caffeineGet", threads, 2.0);
+            atMost("`@FetchOrCompute` hit ≤ `@Cacheable(sync = true)` hit on Caffeine, " + threads + " thread(s)",
+                    "SpringAnnotations", "fetchOrComputeHit", "cacheableSyncHit", threads, 1.0);
+        }
+    }
+
+    private void stampede() {
+        for (String name : List.of("thisProject", "thisProjectAnnotation")) {
+            Optional<Measurement> ours = find("stampede", name, 1000);
+            String form = name.equals("thisProject") ? "`fetchOrCompute`" : "`@FetchOrCompute`";
+            if (ours.isEmpty()) {
+                missing("Stampede, " + form + ": exactly one computation");
+                continue;
+            }
+            Measurement m = ours.get();
+            boolean one = m.extra("computationsPerTrialMin") == 1 && m.extra("computationsPerTrialMax") == 1;
+            add("Stampede, " + form + ": exactly one computation per 1,000-thread miss",
+                    String.format(Locale.ROOT, "%s to %s in each of %s trials", m.extra().get("computationsPerTrialMin"),
+                            m.extra().get("computationsPerTrialMax"), m.extra().get("trials")), one ? "met" : "**missed**");
+            double bound = 1.2 * m.extra("computeMillis");
+            add("Stampede, " + form + ": every caller served within 1.2× the computation (" + Report.number(bound) + " ms)",
+                    String.format(Locale.ROOT, "all served after %s ms (median; trials %s–%s ms)",
+                            Report.number(m.median()), Report.number(m.min()), Report.number(m.max())),
+                    status(m.median() <= bound, bound / m.median()));
+        }
+    }
+
+    private void redis() {
+        for (int keys : List.of(1, 5)) {
+            for (int threads : List.of(1, 4)) {
+                String group = "RedisLocks:keyCount=" + keys;
+                Optional<Measurement> ours = find(group, "thisProject", threads);
+                Optional<Measurement> floor = find(group, "floorLettuce", threads);
+                String where = keys + " key(s), " + threads + " thread(s)";
+                if (ours.isPresent() && floor.isPresent()) {
+                    double ratio = ours.get().median() / floor.get().median();
+                    add("Redis cycle throughput ≥ 0.8× the raw floor, " + where,
+                            String.format(Locale.ROOT, "%.2f× (%s vs %s /s)", ratio, Report.number(ours.get().median()),
+                                    Report.number(floor.get().median())), status(ratio >= 0.8, ratio / 0.8));
+                    Measurement best = measurements.stream()
+                            .filter(m -> m.group().equals(group) && m.threads() == threads)
+                            .filter(m -> !m.name().equals("thisProject") && !m.name().equals("floorLettuce"))
+                            .max((a, b) -> Double.compare(a.median(), b.median())).orElse(null);
+                    if (best != null) {
+                        double vsBest = ours.get().median() / best.median();
+                        add("Redis cycle throughput ≥ each rival's, " + where,
+                                String.format(Locale.ROOT, "%.2f× the best rival (%s)", vsBest, best.name()),
+                                status(vsBest >= 1, vsBest));
+                    }
+                } else {
+                    missing("Redis cycle throughput ≥ 0.8× the raw floor, " + where);
+                }
+            }
+        }
+        for (int threads : List.of(1, 4)) {
+            Optional<Measurement> one = find("RedisLocks:keyCount=1", "thisProject", threads);
+            Optional<Measurement> five = find("RedisLocks:keyCount=5", "thisProject", threads);
+            if (one.isPresent() && five.isPresent()) {
+                double ratio = five.get().median() / one.get().median();
+                add("Redis: a 5-key cycle as fast as a 1-key one (one round trip each way), " + threads + " thread(s)",
+                        String.format(Locale.ROOT, "5 keys at %.2f× the 1-key throughput", ratio),
+                        status(ratio >= 0.9, ratio / 0.9));
+            }
+        }
+    }
+
+    /** {@code ours / theirs <= bound}, both lower-is-better medians. */
+    private void atMost(String target, String group, String ours, String theirs, int threads, double bound) {
+        Optional<Measurement> a = find(group, ours, threads);
+        Optional<Measurement> b = find(group, theirs, threads);
+        if (a.isEmpty() || b.isEmpty()) {
+            missing(target);
+            return;
+        }
+        double ratio = a.get().median() / b.get().median();
+        add(target, String.format(Locale.ROOT, "%.2f× (%s vs %s %s)", ratio, Report.number(a.get().median()),
+                Report.number(b.get().median()), a.get().unit()), status(ratio <= bound, bound / ratio));
+    }
+
+    /** {@code margin} is how far past the bound the result is, as a factor (1 = on the bound). */
+    private static String status(boolean met, double margin) {
+        String base = met ? "met" : "**missed**";
+        return Math.abs(margin - 1) < NEAR ? base + " (within 10% of the bound)" : base;
+    }
+
+    private Optional<Measurement> find(String group, String name, int threads) {
+        return measurements.stream()
+                .filter(m -> m.group().equals(group) && m.name().equals(name) && m.threads() == threads)
+                .findFirst();
+    }
+
+    private void add(String target, String measured, String status) {
+        verdicts.add(new Verdict(target, measured, status));
+    }
+
+    private void missing(String target) {
+        verdicts.add(new Verdict(target, "not measured in this run", "—"));
+    }
+}
