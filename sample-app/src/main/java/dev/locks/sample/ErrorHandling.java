@@ -1,6 +1,7 @@
 package dev.locks.sample;
 
 import dev.locks.LockTimeoutException;
+import dev.locks.LockUnavailableException;
 import dev.locks.sample.accounts.AccountNotFoundException;
 import dev.locks.sample.accounts.FencedOffException;
 import dev.locks.sample.accounts.InsufficientFundsException;
@@ -20,6 +21,12 @@ class ErrorHandling {
     @ExceptionHandler({ LockTimeoutException.class, FencedOffException.class })
     ProblemDetail conflict(RuntimeException ex) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
+    }
+
+    /** The lock backend cannot be reached (Redis is down): the call did not run, and may be tried again later. */
+    @ExceptionHandler(LockUnavailableException.class)
+    ProblemDetail unavailable(LockUnavailableException ex) {
+        return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
     }
 
     @ExceptionHandler(AccountNotFoundException.class)

@@ -20,6 +20,8 @@ import org.springframework.boot.resttestclient.TestRestTemplate;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureTestRestTemplate;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.context.ApplicationContext;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 
@@ -32,6 +34,9 @@ class SampleApplicationTests {
 
     @Autowired
     private TestRestTemplate http;
+
+    @Autowired
+    private ApplicationContext context;
 
     @Test
     void transferShouldMoveTheAmountUnderAFencingToken() {
@@ -119,6 +124,13 @@ class SampleApplicationTests {
 
         assertThat(health.read("$.components.locks.status", String.class)).isEqualTo("UP");
         assertThat(health.read("$.components.locks.details.backend", String.class)).isEqualTo("local");
+    }
+
+    @Test
+    void defaultRunShouldNeedNoRedisThoughSpringDataRedisIsOnTheClasspath() {
+        assertThat(context.getBeanNamesForType(RedisConnectionFactory.class)).isEmpty();
+        Map<String, Object> components = get("/actuator/health").read("$.components");
+        assertThat(components).containsKey("locks").doesNotContainKey("redis");
     }
 
     private Map<Long, BigDecimal> balances() {

@@ -1,8 +1,12 @@
 package dev.locks.sample.quotes;
 
+import java.io.Serializable;
 import java.math.BigDecimal;
 import java.time.Instant;
 
-/** A price, and when it was computed. */
-public record Quote(String symbol, BigDecimal price, Instant computedAt) {
+/**
+ * A price, and when it was computed. Serializable because on the Redis backend computed values are stored in
+ * Redis, with JDK serialization unless the application defines a {@code locksRedisSerializer} bean.
+ */
+public record Quote(String symbol, BigDecimal price, Instant computedAt) implements Serializable {
 }

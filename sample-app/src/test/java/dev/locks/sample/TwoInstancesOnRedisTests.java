@@ -1,0 +1,164 @@
+package dev.locks.sample;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.jayway.jsonpath.DocumentContext;
+import com.jayway.jsonpath.JsonPath;
+import dev.locks.redis.test.RedisServerExtension;
+import dev.locks.sample.quotes.QuoteService;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.client.RestClient;
+
+/**
+ * Two instances of the sample on the {@code redis} profile, on one redis-server of the test's own, as the
+ * README runs them: they share locks and computed quotes, and an outage is a 503 until Redis is back.
+ */
+class TwoInstancesOnRedisTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
+
+    private static ConfigurableApplicationContext first;
+
+    private static ConfigurableApplicationContext second;
+
+    @BeforeAll
+    static void startInstances() {
+        first = start("first");
+        second = start("second");
+    }
+
+    @AfterAll
+    static void stopInstances() {
+        for (ConfigurableApplicationContext instance : new ConfigurableApplicationContext[] { first, second }) {
+            if (instance != null) {
+                instance.close();
+            }
+        }
+    }
+
+    private static ConfigurableApplicationContext start(String name) {
+        return new SpringApplicationBuilder(SampleApplication.class).profiles("redis").run("--server.port=0",
+                "--spring.data.redis.port=" + redis.port(),
+                "--spring.datasource.url=jdbc:h2:mem:" + name + ";DB_CLOSE_DELAY=-1");
+    }
+
+    @Test
+    void bothInstancesShouldLockOnRedisAndBeHealthy() {
+        for (ConfigurableApplicationContext instance : List.of(first, second)) {
+            assertThat(get(instance, "/actuator/locks").read("$.backend", String.class)).isEqualTo("redis");
+            DocumentContext health = get(instance, "/actuator/health");
+            assertThat(health.read("$.components.locks.status", String.class)).isEqualTo("UP");
+            assertThat(health.read("$.components.redis.status", String.class)).isEqualTo("UP");
+        }
+    }
+
+    @Test
+    void accountHeldOnOneInstanceShouldMakeATransferOnTheOtherWait() {
+        DocumentContext hold = post(first, "/accounts/1/hold?seconds=2", null);
+        long token = hold.read("$.fencingToken", Long.class);
+
+        DocumentContext seenByFirst = get(first, "/actuator/locks/account:1");
+        DocumentContext seenBySecond = get(second, "/actuator/locks/account:1");
+        assertThat(seenBySecond.read("$.fencingToken", Long.class)).isEqualTo(token);
+        assertThat(seenBySecond.read("$.owner", String.class)).contains("lock-holder-")
+                .isEqualTo(seenByFirst.read("$.owner", String.class));
+
+        long started = System.nanoTime();
+        DocumentContext transfer = post(second, "/transfers", Map.of("from", 2, "to", 1, "amount", "1.00"));
+        Duration waited = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(waited).isGreaterThan(Duration.ofMillis(1000));
+        assertThat(transfer.read("$.fencingToken", Long.class)).isGreaterThan(token);
+        assertThat(get(first, "/actuator/locks").read("$.locks", List.class)).isEmpty();
+    }
+
+    @Test
+    void quoteAskedOnBothInstancesAtOnceShouldBeComputedOnce() throws Exception {
+        long before = computations();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                ConfigurableApplicationContext instance = (i % 2 == 0) ? first : second;
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return http(instance).get().uri("/quotes/SHARED").retrieve().body(String.class);
+                }));
+            }
+            start.countDown();
+            List<String> quotes = new ArrayList<>();
+            for (Future<String> answer : answers) {
+                quotes.add(answer.get(1, TimeUnit.MINUTES));
+            }
+            assertThat(new HashSet<>(quotes)).hasSize(1);
+            assertThat(computations() - before).isOne();
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void redisOutageShouldAnswerServiceUnavailableUntilRedisIsBack() {
+        redis.server().stop();
+
+        ResponseEntity<String> refused = http(first).post().uri("/transfers").contentType(MediaType.APPLICATION_JSON)
+                .body(Map.of("from", 1, "to", 3, "amount", "1.00")).retrieve()
+                .onStatus(status -> true, (request, response) -> { })
+                .toEntity(String.class);
+        assertThat(refused.getStatusCode().value()).as(refused.getBody()).isEqualTo(503);
+        ResponseEntity<String> health = http(first).get().uri("/actuator/health").retrieve()
+                .onStatus(status -> true, (request, response) -> { })
+                .toEntity(String.class);
+        assertThat(health.getStatusCode().value()).isEqualTo(503);
+        assertThat(JsonPath.parse(health.getBody()).read("$.components.locks.status", String.class)).isEqualTo("DOWN");
+
+        redis.server().restart();
+
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200)).untilAsserted(() ->
+                assertThat(get(first, "/actuator/health").read("$.components.locks.status", String.class))
+                        .isEqualTo("UP"));
+        assertThat(post(first, "/transfers", Map.of("from", 1, "to", 3, "amount", "1.00"))
+                .read("$.fencingToken", Long.class)).isPositive();
+    }
+
+    private static long computations() {
+        return first.getBean(QuoteService.class).computations() + second.getBean(QuoteService.class).computations();
+    }
+
+    private static DocumentContext get(ConfigurableApplicationContext instance, String path) {
+        return JsonPath.parse(http(instance).get().uri(path).retrieve().body(String.class));
+    }
+
+    private static DocumentContext post(ConfigurableApplicationContext instance, String path, Object body) {
+        RestClient.RequestBodySpec request = http(instance).post().uri(path).contentType(MediaType.APPLICATION_JSON);
+        if (body != null) {
+            request.body(body);
+        }
+        return JsonPath.parse(request.retrieve().body(String.class));
+    }
+
+    private static RestClient http(ConfigurableApplicationContext instance) {
+        return RestClient.create("http://localhost:" + instance.getEnvironment().getProperty("local.server.port"));
+    }
+}
