@@ -386,8 +386,11 @@ public final class LockEngine implements AutoCloseable {
         return table.size();
     }
 
-    /** See {@link dev.locks.LockRegistry#sweep()}. */
+    /** See {@link dev.locks.LockRegistry#sweep()}; a closed engine has nothing left to sweep. */
     public int sweep() {
+        if (closed) {
+            return 0;
+        }
         long start = clock.nanoTime();
         int removed = 0;
         List<LockEntry> batch = new ArrayList<>(settings.batchSize());
