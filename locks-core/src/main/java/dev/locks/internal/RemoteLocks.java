@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -32,6 +33,7 @@ final class RemoteLocks implements AutoCloseable {
     private final String node;
     private final String nodeId;
     private final AtomicLong leases = new AtomicLong();
+    private final AtomicBoolean subscribedBefore = new AtomicBoolean();
     private final RemoteWaiters waiters = new RemoteWaiters();
     private final boolean notified;
 
@@ -40,7 +42,18 @@ final class RemoteLocks implements AutoCloseable {
         this.clock = clock;
         this.node = ProcessHandle.current().pid() + "@" + hostName();
         this.nodeId = node + "/" + UUID.randomUUID().toString().substring(0, 8);
-        this.notified = store.subscribe(waiters::released, waiters::releasedAll);
+        this.notified = store.subscribe(waiters::released, this::subscribed);
+    }
+
+    /**
+     * The subscription was confirmed. The first time, nothing can have been missed; every later time it
+     * comes back after an outage, when releases may have gone unseen (or locks vanished with a restarted
+     * server), so every waiter tries again at once.
+     */
+    private void subscribed() {
+        if (subscribedBefore.getAndSet(true)) {
+            waiters.releasedAll();
+        }
     }
 
     /** A new owner id, unique across nodes. */

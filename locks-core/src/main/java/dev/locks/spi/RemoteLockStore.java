@@ -55,9 +55,9 @@ public interface RemoteLockStore extends AutoCloseable {
      * Starts delivering the keys released on any node to {@code released}, through one subscription for
      * the whole node (never one per key).
      *
-     * @param missed run each time the subscription is established or re-established (after an outage, say):
-     *        releases may have gone unseen meanwhile, or locks vanished with a restarted server, so every
-     *        waiter of the node tries again at once
+     * @param missed run each time the subscription is confirmed: first, and again whenever it comes back
+     *        (after an outage, say), when releases may have gone unseen or locks vanished with a restarted
+     *        server; the engine then has every waiter of the node try again at once
      * @return false when notification is off: waiters then poll at their retry interval
      */
     boolean subscribe(Consumer<String> released, Runnable missed);

@@ -34,8 +34,13 @@ public final class Threads implements AutoCloseable {
 
     /** The result of {@code future}, within {@link #BOUND}; what the task threw is rethrown as is. */
     public static <T> T get(Future<T> future) throws Exception {
+        return get(future, BOUND);
+    }
+
+    /** The result of {@code future}, within {@code bound}; what the task threw is rethrown as is. */
+    public static <T> T get(Future<T> future, Duration bound) throws Exception {
         try {
-            return future.get(BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            return future.get(bound.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
             if (e.getCause() instanceof Exception cause) {
                 throw cause;
@@ -43,7 +48,7 @@ public final class Threads implements AutoCloseable {
             throw e;
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new AssertionError("no result within " + BOUND + ": deadlock or lost wake-up?", e);
+            throw new AssertionError("no result within " + bound + ": deadlock or lost wake-up?", e);
         }
     }
 
