@@ -180,7 +180,8 @@ class RedisComputeNodesTest {
         Future<String> computer = callers.start("alice",
                 () -> a.fetchOrCompute("k", DEFAULTS.withComputeTimeout(Duration.ofMinutes(1)), alice));
         alice.awaitEntered();
-        Duration waitTime = Duration.ofMillis(200);
+        // long enough that carol and dave surely join before bob gives up, even on a loaded machine
+        Duration waitTime = Duration.ofSeconds(3);
         ComputeOptions impatiently = DEFAULTS.withWaitTime(waitTime).withComputeTimeout(Duration.ofMinutes(1));
         Future<String> impatient = callers.start("bob", () -> b.fetchOrCompute("k", impatiently, () -> "bob"));
         awaitWaiters(b, "k", 1);
