@@ -211,8 +211,10 @@ public abstract class LockRegistryContract {
     @Test
     void retryShouldSucceedOnceTheHolderReleases() throws Exception {
         CountDownLatch release = holdElsewhere(keys("retry_key"));
+        // the seed waited 3 x 50 ms; 3 x 1 s keeps a loaded machine from running out of retries before the
+        // release, which wakes the waiter anyway
         Future<Lease> waiting = threads.start(() -> registry.acquire(keys("retry_key"),
-                DEFAULTS.withRetries(3).withRetryInterval(Duration.ofMillis(50))));
+                DEFAULTS.withRetries(3).withRetryInterval(Duration.ofSeconds(1))));
 
         Thread.sleep(100);
         release.countDown();

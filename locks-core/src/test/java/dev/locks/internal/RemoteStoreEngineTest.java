@@ -244,14 +244,15 @@ class RemoteStoreEngineTest {
 
     @Test
     void watchdogShouldRenewInTheStoreAndItsAbsenceShouldLetTheLockExpire() throws Exception {
-        AcquireOptions shortLease = DEFAULTS.withLockTimeout(Duration.ofMillis(150));
+        // renewed every 300 ms: the watchdog's thread may be late by up to 600 ms on a loaded machine
+        AcquireOptions shortLease = DEFAULTS.withLockTimeout(Duration.ofMillis(900));
         EngineLockRegistry renewing = node(true, true);
         EngineLockRegistry plain = node();
         EngineLockRegistry other = node();
 
         try (Lease kept = renewing.acquire(List.of("kept"), shortLease);
                 Lease expiring = plain.acquire(List.of("expiring"), shortLease)) {
-            Thread.sleep(600);
+            Thread.sleep(2_500);
             assertThat(other.tryAcquire(List.of("kept"))).isEmpty();
             Optional<Lease> taken = other.tryAcquire(List.of("expiring"));
             assertThat(taken).isPresent();

@@ -72,10 +72,11 @@ class LocalLockRegistryTest {
     void watchdogShouldKeepALiveOwnersLockPastItsTimeout() throws Exception {
         LocalLockRegistry registry = registry(LocalLockRegistry.builder().watchdog(true)
                 .cleanupInterval(Duration.ZERO));
-        AcquireOptions shortLease = AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(150));
+        // renewed every 300 ms: the watchdog's thread may be late by up to 600 ms on a loaded machine
+        AcquireOptions shortLease = AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(900));
 
         try (Lease lease = registry.acquire(List.of("k"), shortLease)) {
-            Thread.sleep(600);
+            Thread.sleep(2_500);
             assertThat(lease.isHeld()).isTrue();
             assertThat(threads.run(() -> registry.tryAcquire(List.of("k")))).isEmpty();
             assertThat(registry.heldLock("k").orElseThrow().stale()).isFalse();
