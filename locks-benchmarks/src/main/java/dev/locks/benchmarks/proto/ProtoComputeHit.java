@@ -21,7 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * Where a fetch-or-compute hit's time goes: this project's call, a bare Caffeine cache built as its value
  * store is (size bound and a variable, per-entry expiry), and one with a fixed {@code expireAfterWrite}, in one
- * run. If the variable-expiry cache alone is as slow as the call, the store's configuration is the cost.
+ * run. If the variable-expiry cache alone is as slow as the call, the store's configuration is the cost; the
+ * last variant keeps each value's deadline in the value instead.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -39,6 +40,7 @@ public class ProtoComputeHit {
     private LocalComputeCache computeCache;
     private Cache<String, Object> variableExpiry;
     private Cache<String, Object> fixedExpiry;
+    private Cache<String, Expiring> deadlineInValue;
 
     @Setup
     public void setUp() {
@@ -50,6 +52,8 @@ public class ProtoComputeHit {
         variableExpiry.policy().expireVariably().orElseThrow().put(KEY, VALUE, TTL);
         fixedExpiry = Caffeine.newBuilder().maximumSize(10_000).expireAfterWrite(TTL).build();
         fixedExpiry.put(KEY, VALUE);
+        deadlineInValue = Caffeine.newBuilder().maximumSize(10_000).build();
+        deadlineInValue.put(KEY, new Expiring(VALUE, System.nanoTime() + TTL.toNanos()));
     }
 
     @Benchmark
@@ -65,6 +69,20 @@ public class ProtoComputeHit {
     @Benchmark
     public Object caffeineFixedExpiry() {
         return fixedExpiry.getIfPresent(KEY);
+    }
+
+    /**
+     * The value store as it could be: Caffeine bounds the size only, each value carries its deadline, and a hit
+     * checks it (one clock read); an expired value is a miss, and is replaced or evicted by size.
+     */
+    @Benchmark
+    public Object deadlineInValue() {
+        Expiring stored = deadlineInValue.getIfPresent(KEY);
+        return stored == null || System.nanoTime() - stored.deadlineNanos >= 0 ? null : stored.value;
+    }
+
+    /** A stored value and when it expires. */
+    record Expiring(Object value, long deadlineNanos) {
     }
 
     /** The key check every call makes ({@code isBlank} scans the key). */

@@ -19,8 +19,9 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Where the single-key cycle's time goes: today's engine, the {@link FusedLeaseTable} prototype with and
- * without its clock read and its fencing token, and the {@code ConcurrentHashMap} floor, in one run. Use
+ * Where the single-key cycle's time goes: today's engine (on the system clock and on the {@link CachedClock}
+ * prototype), the {@link FusedLeaseTable} prototype with and without its clock read and its fencing token, and
+ * the {@code ConcurrentHashMap} floor, in one run. Use
  * {@code -prof gc} for the bytes per cycle.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -34,6 +35,8 @@ public class ProtoSingleKey {
     private static final String KEY = "account:1000";
 
     private LocalLockRegistry registry;
+    private CachedClock cachedClock;
+    private LocalLockRegistry registryOnCachedClock;
     private FusedLeaseTable fused;
     private final ConcurrentHashMap<String, Thread> map = new ConcurrentHashMap<>();
     private final List<String> keys = List.of(KEY);
@@ -42,6 +45,8 @@ public class ProtoSingleKey {
     @Setup
     public void setUp() {
         registry = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).build();
+        cachedClock = new CachedClock();
+        registryOnCachedClock = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).clock(cachedClock).build();
         fused = new FusedLeaseTable(Duration.ofSeconds(30).toNanos());
         self = Thread.currentThread();
     }
@@ -49,11 +54,21 @@ public class ProtoSingleKey {
     @TearDown
     public void tearDown() {
         registry.close();
+        registryOnCachedClock.close();
+        cachedClock.close();
     }
 
     @Benchmark
     public long engineToday() {
         try (Lease lease = registry.acquire(keys)) {
+            return lease.fencingToken();
+        }
+    }
+
+    /** Today's engine on the {@link CachedClock} prototype: what the clock read costs the real path. */
+    @Benchmark
+    public long engineOnCachedClock() {
+        try (Lease lease = registryOnCachedClock.acquire(keys)) {
             return lease.fencingToken();
         }
     }

@@ -77,10 +77,9 @@ final class Catalog {
                             new Row("thisProjectAnnotation", "**this project**: `@FetchOrCompute`"),
                             new Row("floorFutureInMap", "floor: a `CompletableFuture` in a `ConcurrentHashMap`"),
                             new Row("caffeineGet", "Caffeine `get(key, fn)`"),
-                            new Row("cacheableSync", "Spring `@Cacheable(sync = true)` on Caffeine")),
-                    List.of(new Column("computations per trial", m -> m.extra().get("computationsPerTrialMin")
-                            + (m.extra().get("computationsPerTrialMin").equals(m.extra().get("computationsPerTrialMax"))
-                                    ? "" : "–" + m.extra().get("computationsPerTrialMax"))),
+                            new Row("cacheableSync", "Spring `@Cacheable(sync = true)` on Caffeine"),
+                            new Row("harnessOnly", "the harness alone: gate opens, every thread returns at once (no cache)")),
+                    List.of(new Column("computations per trial", Catalog::computations),
                             new Column("trials", m -> m.extra().get("trials")))),
             new Table("Memory: bytes per held lock", "Growth of the heap in use after full GCs, per held lock, lower is "
                     + "better; one measurement. JOL's walk of the object graph (fewer locks) says where it goes.", "memory", false, null,
@@ -93,6 +92,12 @@ final class Catalog {
                             new Column("objects/lock", m -> m.extra().get("jolObjectsPerLock")),
                             new Column("by class (B/lock / objects/lock)",
                                     m -> m.extra().get("byClass").replace("|", ", ").replace("$", "\\$")))));
+
+    private static String computations(Measurement m) {
+        String min = m.extra().get("computationsPerTrialMin");
+        String max = m.extra().get("computationsPerTrialMax");
+        return min.equals(max) ? min : min + "–" + max;
+    }
 
     private static Table multiKey(int keys) {
         return new Table(String.format(Locale.ROOT, "Local, %d keys all-or-nothing: acquire + release", keys),
@@ -110,7 +115,7 @@ final class Catalog {
                         + (one ? "" : " Libraries without a multi-key call take the keys one by one, sorted.") + JMH,
                 "RedisLocks:keyCount=" + keys, true, null,
                 List.of(new Row("thisProject", "**this project**: `RedisLockRegistry`"),
-                        new Row("thisProjectPolling", "this project, `notify(false)`: no publish on release"),
+                        new Row("thisProjectPolling", "this project, `notify(false)`: no subscription, waiters poll"),
                         new Row("floorLettuce", one ? "floor: Lettuce `SET NX PX` + Lua compare-and-delete"
                                 : "floor: Lettuce, one Lua script to set all, one to delete own"),
                         new Row("springIntegrationSpin", "Spring Integration `RedisLockRegistry`, spin"),

@@ -46,6 +46,9 @@ public final class Stampede {
             return;
         }
 
+        // the harness alone: every thread passes the gate and returns at once (what waking 1,000 threads costs)
+        measure("harnessOnly", key -> key, direct, trials, threads);
+
         LocalComputeCache computeCache = LocalComputeCache.builder().build();
         measure("thisProject", key -> computeCache.fetchOrCompute(key, TTL, () -> direct.compute(key)), direct,
                 trials, threads);
