@@ -7,7 +7,14 @@ interface Blocker {
     String key();
 
     /**
-     * Registers {@code waiter}, to be signalled when the key is released.
+     * Whether {@code waiter} is registered here since an earlier attempt and still waiting: it may park
+     * again. A waiter is in one list at most, ever; any other must be replaced by a new one.
+     */
+    boolean isWaiting(Waiter waiter);
+
+    /**
+     * Registers {@code waiter} (a new one, or one {@link #isWaiting} here), to be signalled when the key is
+     * released.
      *
      * @return false when it was released meanwhile: try again at once
      */

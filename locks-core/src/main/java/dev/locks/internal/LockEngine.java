@@ -150,8 +150,8 @@ public final class LockEngine implements AutoCloseable {
                 if (pause == 0) {
                     continue;
                 }
-                if (waiter == null || waiter.isSignalled() || !blocker.key().equals(waiter.key)) {
-                    waiter = new Waiter(Thread.currentThread(), blocker.key());
+                if (waiter == null || !blocker.isWaiting(waiter)) {
+                    waiter = new Waiter(Thread.currentThread());
                 }
                 if (!blocker.addWaiter(waiter)) {
                     continue; // released meanwhile: that is the early wake-up

@@ -153,6 +153,11 @@ final class LockEntry implements Blocker {
      * @return false when it already has: try again at once
      */
     @Override
+    public boolean isWaiting(Waiter waiter) {
+        return waiter.list == this && !waiter.isSignalled();
+    }
+
+    @Override
     public boolean addWaiter(Waiter waiter) {
         for (;;) {
             Object current = WAITERS.getVolatile(this);
@@ -162,6 +167,7 @@ final class LockEntry implements Blocker {
             if (waiter.list == this) {
                 return true; // still waiting here since an earlier attempt
             }
+            waiter.requireUnlisted();
             waiter.next = (Waiter) current;
             if (WAITERS.compareAndSet(this, current, waiter)) {
                 waiter.list = this;

@@ -52,6 +52,11 @@ final class RemoteWaiters {
             }
 
             @Override
+            public boolean isWaiting(Waiter waiter) {
+                return waiter.list != null && waiter.list == waiting.get(key) && !waiter.isSignalled();
+            }
+
+            @Override
             public boolean addWaiter(Waiter waiter) {
                 for (;;) {
                     KeyWaiters waiters = waiting.computeIfAbsent(key, k -> new KeyWaiters());
@@ -91,6 +96,7 @@ final class RemoteWaiters {
                 if (current == DRAINED) {
                     return false;
                 }
+                waiter.requireUnlisted();
                 waiter.next = (Waiter) current;
                 if (HEAD.compareAndSet(this, current, waiter)) {
                     waiter.list = this;

@@ -1,6 +1,7 @@
 package dev.locks.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locks.AcquireOptions;
 import dev.locks.LocksObserver;
@@ -56,14 +57,40 @@ class LockTableTest {
     @Test
     void releasedEntryShouldTurnLateWaitersAway() {
         LockEntry entry = take("k", SECOND);
-        Waiter early = new Waiter(Thread.currentThread(), "k");
+        Waiter early = new Waiter(Thread.currentThread());
         assertThat(entry.addWaiter(early)).isTrue();
 
         table.drop(entry);
 
         assertThat(table.get("k")).isNull();
         assertThat(early.await(0)).isFalse();
-        assertThat(entry.addWaiter(new Waiter(Thread.currentThread(), "k"))).isFalse();
+        assertThat(entry.addWaiter(new Waiter(Thread.currentThread()))).isFalse();
+    }
+
+    /**
+     * A waiter's link belongs to the one list it joined: relinking it into another (a remote list of the same
+     * key, say) once cut lists short and could close one into a cycle, which made a release loop forever.
+     */
+    @Test
+    void waiterShouldNeverJoinASecondList() {
+        LockEntry entry = take("k", SECOND);
+        RemoteWaiters remote = new RemoteWaiters();
+        Blocker elsewhere = remote.blocker("k", remote.epoch("k"));
+        Waiter waiter = new Waiter(Thread.currentThread());
+        assertThat(entry.addWaiter(waiter)).isTrue();
+
+        assertThat(entry.isWaiting(waiter)).isTrue();
+        assertThat(elsewhere.isWaiting(waiter)).isFalse();
+        assertThatThrownBy(() -> elsewhere.addWaiter(waiter)).isInstanceOf(IllegalStateException.class);
+        Waiter fresh = new Waiter(Thread.currentThread());
+        assertThat(elsewhere.addWaiter(fresh)).isTrue();
+        assertThat(elsewhere.isWaiting(fresh)).isTrue();
+
+        remote.released("k");
+        table.drop(entry);
+        assertThat(fresh.isSignalled()).isTrue();
+        assertThat(waiter.isSignalled()).isTrue();
+        assertThat(entry.isWaiting(waiter)).isFalse();
     }
 
     @Test

@@ -290,4 +290,37 @@ class RemoteStoreEngineTest {
         assertThat(counters[0] + counters[1] + counters[2] + counters[3]).isEqualTo(3_000);
         assertThat(server.keys()).isEmpty();
     }
+
+    /**
+     * Threads of two nodes on two hot keys: a waiter is blocked by a local entry, then by the key held on the
+     * other node, then locally again, over and over. Every release must end (a waiter relinked from one wait
+     * list into another once closed a list into a cycle, and a release spun forever).
+     */
+    @Test
+    void waitersAlternatingBetweenLocalAndRemoteBlockersShouldAllFinish() throws Exception {
+        EngineLockRegistry[] cluster = {node(), node()};
+        AcquireOptions patient = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofMillis(1));
+        long[] counter = new long[1];
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Object>> futures = new ArrayList<>();
+        for (int t = 0; t < 8; t++) {
+            EngineLockRegistry node = cluster[t % 2];
+            futures.add(threads.start(() -> {
+                start.await();
+                for (int i = 0; i < 3_000; i++) {
+                    List<String> keys = ThreadLocalRandom.current().nextBoolean() ? List.of("x") : List.of("x", "y");
+                    try (Lease lease = node.acquire(keys, patient)) {
+                        counter[0]++;
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<Object> future : futures) {
+            Threads.get(future, Duration.ofMinutes(3));
+        }
+        assertThat(counter[0]).isEqualTo(24_000);
+        assertThat(server.keys()).isEmpty();
+    }
 }
