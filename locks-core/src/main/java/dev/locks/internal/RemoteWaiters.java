@@ -60,6 +60,9 @@ final class RemoteWaiters {
             public boolean addWaiter(Waiter waiter) {
                 for (;;) {
                     KeyWaiters waiters = waiting.computeIfAbsent(key, k -> new KeyWaiters());
+                    if (waiter.list != null && waiter.list != waiters) {
+                        return false; // its list was drained since isWaiting: the key was released
+                    }
                     if (waiter.list == waiters || waiters.add(waiter)) {
                         return epoch(key) == epochBefore;
                     }

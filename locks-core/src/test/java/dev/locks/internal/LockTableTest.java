@@ -81,7 +81,8 @@ class LockTableTest {
 
         assertThat(entry.isWaiting(waiter)).isTrue();
         assertThat(elsewhere.isWaiting(waiter)).isFalse();
-        assertThatThrownBy(() -> elsewhere.addWaiter(waiter)).isInstanceOf(IllegalStateException.class);
+        assertThat(elsewhere.addWaiter(waiter)).as("not relinked: try again at once instead").isFalse();
+        assertThatThrownBy(() -> take("other", SECOND).addWaiter(waiter)).isInstanceOf(IllegalStateException.class);
         Waiter fresh = new Waiter(Thread.currentThread());
         assertThat(elsewhere.addWaiter(fresh)).isTrue();
         assertThat(elsewhere.isWaiting(fresh)).isTrue();
