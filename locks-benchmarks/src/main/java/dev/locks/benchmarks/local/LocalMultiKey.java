@@ -42,7 +42,8 @@ import org.openjdk.jmh.infra.ThreadParams;
 public class LocalMultiKey {
 
     /** Spring Integration's default: 256 locks, a key's lock is {@code hashCode() & 0xFF}. */
-    private static final Comparator<String> BY_DEFAULT_REGISTRY_STRIPE = Comparator.comparingInt(key -> key.hashCode() & 0xFF);
+    private static final Comparator<String> BY_DEFAULT_REGISTRY_STRIPE =
+            Comparator.comparingInt(key -> key.hashCode() & 0xFF);
 
     @Param({"2", "8"})
     public int keyCount;

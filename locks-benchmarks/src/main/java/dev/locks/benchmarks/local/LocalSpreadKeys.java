@@ -54,7 +54,7 @@ public class LocalSpreadKeys {
             next = thread.getThreadIndex() * 7919;
         }
 
-        /** The index of the next key: the top bits of a Weyl sequence, so every key comes about equally often, scattered. */
+        /** The next key's index: the top bits of a Weyl sequence, every key about equally often, scattered. */
         int nextIndex() {
             next += 0x9E3779B9;
             return next >>> 20;

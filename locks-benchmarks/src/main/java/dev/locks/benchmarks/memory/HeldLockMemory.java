@@ -185,7 +185,8 @@ public final class HeldLockMemory {
 
     private static String name(Class<?> type) {
         String name = type.getName();
-        return type.isArray() ? type.getComponentType().getSimpleName() + "[]" : name.substring(name.lastIndexOf('.') + 1);
+        return type.isArray() ? type.getComponentType().getSimpleName() + "[]"
+                : name.substring(name.lastIndexOf('.') + 1);
     }
 
     private static long usedHeapAfterGc() {

@@ -92,7 +92,7 @@ public final class RedisClients {
         }
     }
 
-    /** This project's Redis registry with {@code notify(false)}: no subscription (releases still publish), waiters poll. */
+    /** This project's Redis registry with {@code notify(false)}: no subscription (releases still publish). */
     public static class ThisProjectPolling extends ThisProject {
         @Override
         boolean notifies() {

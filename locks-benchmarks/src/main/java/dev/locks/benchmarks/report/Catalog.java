@@ -34,64 +34,99 @@ final class Catalog {
     }
 
     private static final String JMH = " Spread: lowest to highest measured iteration.";
-    private static final Row FLOOR_MAP = new Row("floorConcurrentHashMap", "floor: `ConcurrentHashMap` `putIfAbsent` + `remove`");
-    private static final Row FLOOR_SORTED = new Row("floorConcurrentHashMap", "floor: sort, `putIfAbsent` each, roll back on failure");
-    private static final Row DEFAULT_REGISTRY = new Row("springDefaultLockRegistry", "Spring Integration `DefaultLockRegistry` (256 locks)");
+    private static final Row FLOOR_MAP =
+            new Row("floorConcurrentHashMap", "floor: `ConcurrentHashMap` `putIfAbsent` + `remove`");
+    private static final Row FLOOR_SORTED =
+            new Row("floorConcurrentHashMap", "floor: sort, `putIfAbsent` each, roll back on failure");
+    private static final Row DEFAULT_REGISTRY =
+            new Row("springDefaultLockRegistry", "Spring Integration `DefaultLockRegistry` (256 locks)");
     private static final Row STRIPED = new Row("guavaStriped", "Guava `Striped.lock(256)`");
     private static final Row LOCAL = new Row("thisProject", "**this project**: `LocalLockRegistry.acquire` + `close`");
 
-    static final List<Table> TABLES = List.of(
-            new Table("Local, one key: acquire + release", "ns per cycle, lower is better. Each thread has a key of its "
-                    + "own: nobody waits." + JMH, "LocalSingleKey", false, null,
-                    List.of(LOCAL, FLOOR_MAP, new Row("reentrantLock", "`ReentrantLock` (one lock, no key)"),
-                            DEFAULT_REGISTRY, STRIPED), List.of()),
-            multiKey(2),
-            multiKey(8),
-            new Table("Local, random distinct keys, 2 threads", "ns per cycle, lower is better. Each thread cycles "
-                    + "through 4,096 keys of its own: the keys never conflict, but 256-lock registries alias them." + JMH,
-                    "LocalSpreadKeys", false, null, List.of(LOCAL, FLOOR_MAP, DEFAULT_REGISTRY, STRIPED), List.of()),
-            new Table("Annotations on a Spring bean, same SpEL key `'account:' + #id`", "ns per call, lower is better; "
-                    + "overhead = minus the bare method. Cache calls are hits." + JMH, "SpringAnnotations", false, "bareMethod",
-                    List.of(new Row("locked", "**this project**: `@Locked`"),
-                            new Row("fetchOrComputeHit", "**this project**: `@FetchOrCompute` hit"),
-                            new Row("cacheableSyncHit", "Spring `@Cacheable(sync = true)` hit, Caffeine cache"),
-                            new Row("bareMethod", "the bare method, no proxy")), List.of()),
-            new Table("Fetch-or-compute hit", "ns per call, lower is better. Caffeine bounded to 10,000 entries with "
-                    + "a 5-minute expiry, as this project's value store is." + JMH, "LocalComputeHit", false, null,
-                    List.of(new Row("thisProject", "**this project**: `LocalComputeCache.fetchOrCompute`"),
-                            new Row("caffeineGetIfPresent", "Caffeine `getIfPresent`"),
-                            new Row("caffeineGet", "Caffeine `get(key, fn)`")), List.of()),
-            redis(1),
-            redis(5),
-            new Table("Contended hand-off: two threads alternating on one key", "µs from the holder's release to the "
-                    + "waiter's acquire, lower is better. Median of all passes; spread: lowest to highest trial median.",
-                    "handoff", false, null,
-                    List.of(new Row("thisProject", "**this project**: waiter parked, woken by the release"),
-                            new Row("reentrantLock", "`ReentrantLock`"),
-                            new Row("seedDesign", "the seed's design: sleep 10 ms + jitter between attempts")),
-                    List.of(new Column("p90 µs", m -> m.extra().get("p90")),
-                            new Column("passes", m -> m.extra().get("passes")))),
-            new Table("Stampede: 1,000 threads miss one key, 50 ms computation", "ms from the start gate until every "
-                    + "thread has the value, lower is better. Median of the trials; spread: fastest to slowest trial.", "stampede", false, null,
-                    List.of(new Row("thisProject", "**this project**: `fetchOrCompute`"),
-                            new Row("thisProjectAnnotation", "**this project**: `@FetchOrCompute`"),
-                            new Row("floorFutureInMap", "floor: a `CompletableFuture` in a `ConcurrentHashMap`"),
-                            new Row("caffeineGet", "Caffeine `get(key, fn)`"),
-                            new Row("cacheableSync", "Spring `@Cacheable(sync = true)` on Caffeine"),
-                            new Row("harnessOnly", "the harness alone: gate opens, every thread returns at once (no cache)")),
-                    List.of(new Column("computations per trial", Catalog::computations),
-                            new Column("trials", m -> m.extra().get("trials")))),
-            new Table("Memory: bytes per held lock", "Growth of the heap in use after full GCs, per held lock, lower is "
-                    + "better; one measurement. JOL's walk of the object graph (fewer locks) says where it goes.", "memory", false, null,
-                    List.of(new Row("thisProject", "**this project**: `LocalLockRegistry`, lease kept"),
-                            new Row("floorConcurrentHashMap", "floor: a `ConcurrentHashMap<String, Thread>` entry"),
-                            new Row("mapOfReentrantLocks", "a `ConcurrentHashMap` of `ReentrantLock`s, by hand"),
-                            new Row("springDefaultLockRegistry", "Spring Integration `DefaultLockRegistry`: every key on 256 locks")),
-                    List.of(new Column("locks held", m -> m.extra().get("locks")),
-                            new Column("JOL B/lock", m -> m.extra().get("jolBytesPerLock")),
-                            new Column("objects/lock", m -> m.extra().get("jolObjectsPerLock")),
-                            new Column("by class (B/lock / objects/lock)",
-                                    m -> m.extra().get("byClass").replace("|", ", ").replace("$", "\\$")))));
+    static final List<Table> TABLES = List.of(singleKey(), multiKey(2), multiKey(8), spreadKeys(), annotations(),
+            computeHit(), redis(1), redis(5), handOff(), stampede(), memory());
+
+    private static Table singleKey() {
+        return new Table("Local, one key: acquire + release",
+                "ns per cycle, lower is better. Each thread has a key of its own: nobody waits." + JMH,
+                "LocalSingleKey", false, null,
+                List.of(LOCAL, FLOOR_MAP, new Row("reentrantLock", "`ReentrantLock` (one lock, no key)"),
+                        DEFAULT_REGISTRY, STRIPED), List.of());
+    }
+
+    private static Table spreadKeys() {
+        return new Table("Local, random distinct keys, 2 threads",
+                "ns per cycle, lower is better. Each thread cycles through 4,096 keys of its own: the keys never "
+                        + "conflict, but 256-lock registries alias them." + JMH,
+                "LocalSpreadKeys", false, null, List.of(LOCAL, FLOOR_MAP, DEFAULT_REGISTRY, STRIPED), List.of());
+    }
+
+    private static Table annotations() {
+        return new Table("Annotations on a Spring bean, same SpEL key `'account:' + #id`",
+                "ns per call, lower is better; overhead = minus the bare method. Cache calls are hits." + JMH,
+                "SpringAnnotations", false, "bareMethod",
+                List.of(new Row("locked", "**this project**: `@Locked`"),
+                        new Row("fetchOrComputeHit", "**this project**: `@FetchOrCompute` hit"),
+                        new Row("cacheableSyncHit", "Spring `@Cacheable(sync = true)` hit, Caffeine cache"),
+                        new Row("bareMethod", "the bare method, no proxy")), List.of());
+    }
+
+    private static Table computeHit() {
+        return new Table("Fetch-or-compute hit",
+                "ns per call, lower is better. Caffeine bounded to 10,000 entries with a 5-minute expiry, as this "
+                        + "project's value store is." + JMH,
+                "LocalComputeHit", false, null,
+                List.of(new Row("thisProject", "**this project**: `LocalComputeCache.fetchOrCompute`"),
+                        new Row("caffeineGetIfPresent", "Caffeine `getIfPresent`"),
+                        new Row("caffeineGet", "Caffeine `get(key, fn)`")), List.of());
+    }
+
+    private static Table handOff() {
+        return new Table("Contended hand-off: two threads alternating on one key",
+                "µs from the holder's release to the waiter's acquire, lower is better. Median of all passes; "
+                        + "spread: lowest to highest trial median.",
+                "handoff", false, null,
+                List.of(new Row("thisProject", "**this project**: waiter parked, woken by the release"),
+                        new Row("reentrantLock", "`ReentrantLock`"),
+                        new Row("seedDesign", "the seed's design: sleep 10 ms + jitter between attempts")),
+                List.of(new Column("p90 µs", m -> m.extra().get("p90")),
+                        new Column("passes", m -> m.extra().get("passes"))));
+    }
+
+    private static Table stampede() {
+        return new Table("Stampede: 1,000 threads miss one key, 50 ms computation",
+                "ms from the start gate until every thread has the value, lower is better. Median of the trials; "
+                        + "spread: fastest to slowest trial. The worst caller's own wait runs from its call to its "
+                        + "value (the gate left out).",
+                "stampede", false, null,
+                List.of(new Row("thisProject", "**this project**: `fetchOrCompute`"),
+                        new Row("thisProjectAnnotation", "**this project**: `@FetchOrCompute`"),
+                        new Row("floorFutureInMap", "floor: a `CompletableFuture` in a `ConcurrentHashMap`"),
+                        new Row("caffeineGet", "Caffeine `get(key, fn)`"),
+                        new Row("cacheableSync", "Spring `@Cacheable(sync = true)` on Caffeine"),
+                        new Row("harnessOnly", "the harness alone: gate opens, every thread returns (no cache)")),
+                List.of(new Column("worst caller's own wait, ms: median (slowest trial)",
+                                m -> m.extra().get("worstWaitMs") + " (" + m.extra().get("worstWaitMaxMs") + ")"),
+                        new Column("computations per trial", Catalog::computations),
+                        new Column("trials", m -> m.extra().get("trials"))));
+    }
+
+    private static Table memory() {
+        return new Table("Memory: bytes per held lock",
+                "Growth of the heap in use after full GCs, per held lock, lower is better; one measurement. JOL's "
+                        + "walk of the object graph (fewer locks) says where it goes.",
+                "memory", false, null,
+                List.of(new Row("thisProject", "**this project**: `LocalLockRegistry`, lease kept"),
+                        new Row("floorConcurrentHashMap", "floor: a `ConcurrentHashMap<String, Thread>` entry"),
+                        new Row("mapOfReentrantLocks", "a `ConcurrentHashMap` of `ReentrantLock`s, by hand"),
+                        new Row("springDefaultLockRegistry",
+                                "Spring Integration `DefaultLockRegistry`: every key on 256 locks")),
+                List.of(new Column("locks held", m -> m.extra().get("locks")),
+                        new Column("JOL B/lock", m -> m.extra().get("jolBytesPerLock")),
+                        new Column("objects/lock", m -> m.extra().get("jolObjectsPerLock")),
+                        new Column("by class (B/lock / objects/lock)",
+                                m -> m.extra().get("byClass").replace("|", ", ").replace("$", "\\$"))));
+    }
 
     private static String computations(Measurement m) {
         String min = m.extra().get("computationsPerTrialMin");
@@ -101,21 +136,25 @@ final class Catalog {
 
     private static Table multiKey(int keys) {
         return new Table(String.format(Locale.ROOT, "Local, %d keys all-or-nothing: acquire + release", keys),
-                "ns per cycle, lower is better. The same shuffled keys for everyone; each brings them into one order." + JMH,
+                "ns per cycle, lower is better. The same shuffled keys for everyone; each brings them into one order."
+                        + JMH,
                 "LocalMultiKey:keyCount=" + keys, false, null,
                 List.of(LOCAL, FLOOR_SORTED, new Row("guavaStriped", "Guava `Striped.bulkGet` + lock each"),
-                        new Row("springDefaultLockRegistry", "Spring Integration `DefaultLockRegistry`, one by one in stripe order")),
+                        new Row("springDefaultLockRegistry",
+                                "Spring Integration `DefaultLockRegistry`, one by one in stripe order")),
                 List.of());
     }
 
     private static Table redis(int keys) {
         boolean one = keys == 1;
         return new Table(String.format(Locale.ROOT, "Redis, %d key%s: acquire + release", keys, one ? "" : "s"),
-                "cycles per second, all threads together, higher is better. Local `redis-server`, each thread its own keys."
-                        + (one ? "" : " Libraries without a multi-key call take the keys one by one, sorted.") + JMH,
+                "cycles per second, all threads together, higher is better. Local `redis-server`, each thread its own "
+                        + "keys." + (one ? "" : " Libraries without a multi-key call take the keys one by one, "
+                        + "sorted.") + JMH,
                 "RedisLocks:keyCount=" + keys, true, null,
                 List.of(new Row("thisProject", "**this project**: `RedisLockRegistry`"),
-                        new Row("thisProjectPolling", "this project, `notify(false)`: no subscription, waiters poll"),
+                        new Row("thisProjectPolling",
+                                "this project, `notify(false)`: no subscription, waiters poll"),
                         new Row("floorLettuce", one ? "floor: Lettuce `SET NX PX` + Lua compare-and-delete"
                                 : "floor: Lettuce, one Lua script to set all, one to delete own"),
                         new Row("springIntegrationSpin", "Spring Integration `RedisLockRegistry`, spin"),

@@ -69,10 +69,6 @@ final class Environment implements AutoCloseable {
                 stats.median(), stats.min(), stats.max(), stats.count());
     }
 
-    double medianLoad() {
-        return loads.isEmpty() ? Double.NaN : Stats.of(loads.stream().mapToDouble(Double::doubleValue).toArray()).median();
-    }
-
     Map<String, String> machine() {
         Map<String, String> machine = new LinkedHashMap<>();
         machine.put("cores (nproc)", Integer.toString(Runtime.getRuntime().availableProcessors()));
@@ -151,7 +147,8 @@ final class Environment implements AutoCloseable {
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
             process.waitFor();
             List<String> words = new ArrayList<>(List.of(out.split(" ")));
-            return words.stream().filter(word -> word.startsWith("v=")).findFirst().map(v -> v.substring(2)).orElse(out);
+            return words.stream().filter(word -> word.startsWith("v=")).findFirst().map(v -> v.substring(2))
+                    .orElse(out);
         } catch (IOException e) {
             return "not installed";
         } catch (InterruptedException e) {

@@ -41,11 +41,13 @@ record Harness(String name, String mainClass, int threads, List<String> jvmArgs,
         command.add(System.getProperty("java.class.path"));
         command.add(mainClass);
         command.addAll(quick ? quickArgs : args);
-        System.out.println("# Harness: " + String.join(" ", command.subList(command.indexOf(mainClass), command.size())));
+        System.out.println("# Harness: " + String.join(" ", command.subList(command.indexOf(mainClass),
+                command.size())));
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         List<Measurement> measured = new ArrayList<>();
         Path log = out.resolve(name + ".log");
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
+        try (BufferedReader reader = new BufferedReader(
+                new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
                 PrintWriter writer = new PrintWriter(Files.newBufferedWriter(log))) {
             for (String line; (line = reader.readLine()) != null; ) {
                 writer.println(line);
@@ -57,7 +59,8 @@ record Harness(String name, String mainClass, int threads, List<String> jvmArgs,
             }
         }
         if (process.waitFor() != 0) {
-            throw new IllegalStateException(mainClass + " failed with exit code " + process.exitValue() + "; see " + log);
+            throw new IllegalStateException(mainClass + " failed with exit code " + process.exitValue()
+                    + "; see " + log);
         }
         return measured;
     }

@@ -46,7 +46,8 @@ record JmhSuite(String benchmarkClass, List<Integer> threads, boolean needsRedis
                     .jvmArgs(FORK_JVM_ARGS)
                     .shouldFailOnError(true)
                     .resultFormat(ResultFormatType.JSON)
-                    .result(out.resolve("jmh-" + benchmarkClass + (count == 0 ? "" : "-t" + count) + ".json").toString());
+                    .result(out.resolve("jmh-" + benchmarkClass + (count == 0 ? "" : "-t" + count) + ".json")
+                            .toString());
             if (count > 0) {
                 options.threads(count);
             }

@@ -71,7 +71,8 @@ final class Report {
         line("### " + table.title());
         line("");
         line(table.note() + " Unit: " + unit + ". \"÷ this project\": the row's median divided by this project's"
-                + (table.higherIsBetter() ? " (below 1: worse than this project)." : " (below 1: better than this project)."));
+                + (table.higherIsBetter() ? " (below 1: worse than this project)."
+                        : " (below 1: better than this project)."));
         line("");
         StringBuilder header = new StringBuilder("| implementation |");
         StringBuilder rule = new StringBuilder("| --- |");

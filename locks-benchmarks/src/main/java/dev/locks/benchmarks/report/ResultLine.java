@@ -30,7 +30,8 @@ public record ResultLine(String group, String name, String unit, double median, 
     /** Prints this line on standard output, for the parent {@link Comparison}. */
     public void print() {
         StringBuilder extras = new StringBuilder();
-        extra.forEach((key, value) -> extras.append(extras.length() == 0 ? "" : ";").append(key).append('=').append(value));
+        extra.forEach((key, value) ->
+                extras.append(extras.length() == 0 ? "" : ";").append(key).append('=').append(value));
         System.out.println(PREFIX + String.join("\t", group, name, unit, number(median), number(min), number(max),
                 extras.length() == 0 ? "-" : extras.toString()));
         System.out.flush();

@@ -39,7 +39,8 @@ final class Targets {
         }
         for (int keys : List.of(2, 8)) {
             for (int threads : List.of(1, 2)) {
-                atMost(keys + "-key cycle ≤ 1.5× its floor (sorted `putIfAbsent` + roll-back), " + threads + " thread(s)",
+                atMost(keys + "-key cycle ≤ 1.5× its floor (sorted `putIfAbsent` + roll-back), " + threads
+                        + " thread(s)",
                         "LocalMultiKey:keyCount=" + keys, "thisProject", "floorConcurrentHashMap", threads, 1.5);
             }
         }
@@ -64,7 +65,8 @@ final class Targets {
             Optional<Measurement> bare = find("SpringAnnotations", "bareMethod", threads);
             Optional<Measurement> locked = find("SpringAnnotations", "locked", threads);
             Optional<Measurement> cacheable = find("SpringAnnotations", "cacheableSyncHit", threads);
-            String target = "`@Locked` overhead ≤ `@Cacheable(sync = true)`'s, same SpEL key, " + threads + " thread(s)";
+            String target = "`@Locked` overhead ≤ `@Cacheable(sync = true)`'s, same SpEL key, " + threads
+                    + " thread(s)";
             if (bare.isPresent() && locked.isPresent() && cacheable.isPresent()) {
                 double ours = locked.get().median() - bare.get().median();
                 double theirs = cacheable.get().median() - bare.get().median();
@@ -93,10 +95,18 @@ final class Targets {
             Measurement m = ours.get();
             boolean one = m.extra("computationsPerTrialMin") == 1 && m.extra("computationsPerTrialMax") == 1;
             add("Stampede, " + form + ": exactly one computation per 1,000-thread miss",
-                    String.format(Locale.ROOT, "%s to %s in each of %s trials", m.extra().get("computationsPerTrialMin"),
-                            m.extra().get("computationsPerTrialMax"), m.extra().get("trials")), one ? "met" : "**missed**");
+                    String.format(Locale.ROOT, "%s to %s in each of %s trials",
+                            m.extra().get("computationsPerTrialMin"), m.extra().get("computationsPerTrialMax"),
+                            m.extra().get("trials")), one ? "met" : "**missed**");
             double bound = 1.2 * m.extra("computeMillis");
-            add("Stampede, " + form + ": every caller served within 1.2× the computation (" + Report.number(bound) + " ms)",
+            double worstWait = m.extra("worstWaitMs");
+            add("Stampede, " + form + ": every caller served within 1.2× the computation ("
+                    + Report.number(bound) + " ms), from its own call",
+                    String.format(Locale.ROOT, "worst caller waited %s ms (median of trials; slowest trial %s ms)",
+                            Report.number(worstWait), m.extra().get("worstWaitMaxMs")),
+                    status(worstWait <= bound, bound / worstWait));
+            add("Stampede, " + form + ": all 1,000 served within 1.2× the computation (" + Report.number(bound)
+                    + " ms), from the start gate",
                     String.format(Locale.ROOT, "all served after %s ms (median; trials %s–%s ms)",
                             Report.number(m.median()), Report.number(m.min()), Report.number(m.max())),
                     status(m.median() <= bound, bound / m.median()));

@@ -35,7 +35,8 @@ public final class BenchmarkContext {
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
-                .properties("locks.backend=local", "logging.level.root=warn", "spring.main.register-shutdown-hook=false")
+                .properties("locks.backend=local", "logging.level.root=warn",
+                        "spring.main.register-shutdown-hook=false")
                 .run();
     }
 

@@ -26,9 +26,13 @@ import org.springframework.context.ConfigurableApplicationContext;
  * Caffeine, and the floor: a future in a {@code ConcurrentHashMap}, completed by the first caller and joined
  * by the others (the textbook single flight).
  *
- * <p>The threads are started and parked on the gate before the clock starts; waking a thousand of them is part
- * of every result alike (the floor shows how much). Arguments: {@code [trials] [threads] [--proto]}, default
- * 10, 1000; {@code --proto} measures the fan-out prototype ({@link ConditionFlight}) against the floor instead.
+ * <p>The threads are started and parked on the gate before the clock starts, and stay parked after being
+ * served until all are (a thread's exit costs CPU that the others still waiting would need). Waking a thousand
+ * threads is part of every result alike: the harness alone (every thread returns at once) shows how much.
+ * Each trial also reports its worst caller's own wait, from its call to its value, which leaves the gate out.
+ *
+ * <p>Arguments: {@code [trials] [threads] [--proto]}, default 10, 1000; {@code --proto} measures the fan-out
+ * prototype ({@link ConditionFlight}) against the floor instead.
  */
 public final class Stampede {
 
@@ -94,11 +98,13 @@ public final class Stampede {
             trial(name + ":warmup:" + warmup, get, quotes, threads);
         }
         double[] allServedMillis = new double[trials];
+        double[] worstWaitMillis = new double[trials];
         int maxComputations = 0;
         int minComputations = Integer.MAX_VALUE;
         for (int i = 0; i < trials; i++) {
             Trial trial = trial(name + ":" + i, get, quotes, threads);
             allServedMillis[i] = trial.allServedNanos / 1e6;
+            worstWaitMillis[i] = trial.worstWaitNanos / 1e6;
             maxComputations = Math.max(maxComputations, trial.computations);
             minComputations = Math.min(minComputations, trial.computations);
         }
@@ -110,10 +116,13 @@ public final class Stampede {
         extra.put("threads", Integer.toString(threads));
         extra.put("trials", Integer.toString(trials));
         extra.put("p90", String.format(Locale.ROOT, "%.1f", stats.percentile(90)));
+        Stats waits = Stats.of(worstWaitMillis);
+        extra.put("worstWaitMs", String.format(Locale.ROOT, "%.1f", waits.median()));
+        extra.put("worstWaitMaxMs", String.format(Locale.ROOT, "%.1f", waits.max()));
         ResultLine.of("stampede", name, "ms", stats, extra).print();
     }
 
-    private record Trial(int computations, long allServedNanos) {
+    private record Trial(int computations, long allServedNanos, long worstWaitNanos) {
     }
 
     /** One stampede on a fresh key: every thread parked on the gate, then released at once. */
@@ -121,6 +130,9 @@ public final class Stampede {
             throws InterruptedException {
         CountDownLatch ready = new CountDownLatch(threads);
         CountDownLatch gate = new CountDownLatch(1);
+        CountDownLatch served = new CountDownLatch(threads);
+        CountDownLatch leave = new CountDownLatch(1);
+        long[] calledAt = new long[threads];
         long[] servedAt = new long[threads];
         Object[] values = new Object[threads];
         Thread[] callers = new Thread[threads];
@@ -133,8 +145,15 @@ public final class Stampede {
                 } catch (InterruptedException e) {
                     return;
                 }
+                calledAt[me] = System.nanoTime();
                 values[me] = get.apply(key);
                 servedAt[me] = System.nanoTime();
+                served.countDown();
+                try {
+                    leave.await(); // no thread exits (which costs CPU here) while others still wait
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
             }, "caller-" + i);
             callers[i].start();
         }
@@ -142,16 +161,20 @@ public final class Stampede {
         int before = quotes.computations();
         long opened = System.nanoTime();
         gate.countDown();
+        served.await();
+        leave.countDown();
         for (Thread caller : callers) {
             caller.join();
         }
         long last = opened;
+        long worstWait = 0;
         for (int i = 0; i < threads; i++) {
+            worstWait = Math.max(worstWait, servedAt[i] - calledAt[i]);
             if (values[i] == null || !values[i].equals(values[0])) {
                 throw new IllegalStateException("caller " + i + " got " + values[i] + ", caller 0 got " + values[0]);
             }
             last = Math.max(last, servedAt[i]);
         }
-        return new Trial(quotes.computations() - before, last - opened);
+        return new Trial(quotes.computations() - before, last - opened, worstWait);
     }
 }
