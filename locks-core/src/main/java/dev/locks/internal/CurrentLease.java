@@ -20,16 +20,15 @@ public final class CurrentLease {
         return Optional.ofNullable(STACK.get().peek());
     }
 
-    /** Makes {@code lease} the current one until the returned scope is closed, on this same thread. */
+    /**
+     * Makes {@code lease} the current one until the returned scope is closed, on this same thread. The
+     * thread's (small) stack stays allocated when it empties: building it again on every call of a
+     * {@code @Locked} method cost more than the lock.
+     */
     public static Scope enter(Lease lease) {
         ArrayDeque<Lease> stack = STACK.get();
         stack.push(lease);
-        return () -> {
-            stack.remove(lease);
-            if (stack.isEmpty()) {
-                STACK.remove();
-            }
-        };
+        return () -> stack.removeFirstOccurrence(lease);
     }
 
     /** Ends a lease's turn as the current one. */
