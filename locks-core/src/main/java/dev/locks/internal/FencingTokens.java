@@ -20,10 +20,15 @@ final class FencingTokens {
 
     private final AtomicLongArray counters = new AtomicLongArray(STRIPES * SPACING);
 
+    /** A new token for a lease on {@code key}, which the caller holds. */
+    long issue(String key) {
+        return counters.incrementAndGet(slot(key));
+    }
+
     /** A new token for a lease on {@code keys}, which the caller holds. */
     long issue(String[] keys) {
         if (keys.length == 1) {
-            return counters.incrementAndGet(slot(keys[0]));
+            return issue(keys[0]);
         }
         long highest = 0;
         for (String key : keys) {

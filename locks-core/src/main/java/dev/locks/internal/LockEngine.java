@@ -125,7 +125,8 @@ public final class LockEngine implements AutoCloseable {
     /** See {@link dev.locks.LockRegistry#acquire(Collection, AcquireOptions)}. */
     public Lease acquire(Collection<String> keys, AcquireOptions options) {
         Objects.requireNonNull(options, "options");
-        String[] sorted = Keys.normalize(keys);
+        String solo = soloKey(keys);
+        String[] sorted = solo == null ? Keys.normalize(keys) : null;
         ensureOpen();
         long timeoutNanos = timeoutNanos(options);
         if (watchdog != null) {
@@ -136,16 +137,16 @@ public final class LockEngine implements AutoCloseable {
         try {
             Waiter waiter = null;
             for (int attempt = 0; ; attempt++) {
-                Object outcome = attempt(sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos);
-                if (outcome instanceof TableLease lease) {
+                Object outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos);
+                if (outcome instanceof Lease lease) {
                     observe(AcquireResult.ACQUIRED, start);
                     return lease;
                 }
-                Blocker blocker = (Blocker) outcome;
+                Blocker blocker = ((Blocked) outcome).by();
                 long pause = Retries.pauseNanos(options, attempt, clock.nanoTime() - start);
                 if (pause < 0) {
-                    throw Retries.timeout(sorted, attempt + 1, Duration.ofNanos(clock.nanoTime() - start), options,
-                            blocked(blocker));
+                    throw Retries.timeout(solo == null ? sorted : new String[] {solo}, attempt + 1,
+                            Duration.ofNanos(clock.nanoTime() - start), options, blocked(blocker));
                 }
                 if (pause == 0) {
                     continue;
@@ -173,15 +174,16 @@ public final class LockEngine implements AutoCloseable {
 
     /** See {@link dev.locks.LockRegistry#tryAcquire(Collection)}. */
     public Optional<Lease> tryAcquire(Collection<String> keys) {
-        String[] sorted = Keys.normalize(keys);
+        String solo = soloKey(keys);
+        String[] sorted = solo == null ? Keys.normalize(keys) : null;
         ensureOpen();
         long timeoutNanos = timeoutNanos(settings.defaults());
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
         long start = clock.nanoTime();
-        Object outcome = attempt(sorted, start, timeoutNanos);
-        if (outcome instanceof TableLease lease) {
+        Object outcome = attempt(solo, sorted, start, timeoutNanos);
+        if (outcome instanceof Lease lease) {
             observe(AcquireResult.ACQUIRED, start);
             return Optional.of(lease);
         }
@@ -197,10 +199,45 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
+    /** What stopped an attempt (a {@link SoloLease} is a lease and a blocker both: this tells them apart). */
+    private record Blocked(Blocker by) {
+    }
+
+    /**
+     * The one key of an acquire that can take the one-object path ({@link SoloLease}), validated; else
+     * {@code null}. That path is the in-memory backend's: with a remote store every lease needs an owner there.
+     */
+    private String soloKey(Collection<String> keys) {
+        if (remote != null || keys == null || keys.size() != 1) {
+            return null;
+        }
+        return Keys.requireValid(keys instanceof List<String> list ? list.get(0) : keys.iterator().next(), 0);
+    }
+
+    /** One attempt, on the one-key path or over sorted keys: the lease, or {@link Blocked}. */
+    private Object attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos) {
+        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos) : attempt(sorted, nowNanos, timeoutNanos);
+    }
+
+    /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
+    private Object attemptSolo(String key, long nowNanos, long timeoutNanos) {
+        Thread caller = Thread.currentThread();
+        SoloLease mine = new SoloLease(this, key, caller, nowNanos, timeoutNanos);
+        LockEntry taken = table.takeSolo(mine, caller, nowNanos);
+        if (taken == mine) {
+            mine.token(tokens.issue(key));
+            return mine;
+        }
+        if (taken == LockTable.REENTRY) {
+            return attempt(new String[] {key}, nowNanos, timeoutNanos);
+        }
+        return new Blocked(taken);
+    }
+
     /**
      * One all-or-nothing pass over the sorted keys: in the table, then (the new ones) in the remote store.
      *
-     * @return the lease, or the {@link Blocker} that stopped the pass (everything taken is rolled back)
+     * @return the lease, or {@link Blocked} by what stopped the pass (everything taken is rolled back)
      */
     private Object attempt(String[] keys, long nowNanos, long timeoutNanos) {
         Thread caller = Thread.currentThread();
@@ -209,7 +246,7 @@ public final class LockEngine implements AutoCloseable {
             LockEntry blocker = table.take(keys[i], caller, lease, i, nowNanos, timeoutNanos);
             if (blocker != null) {
                 rollback(lease, i);
-                return blocker;
+                return new Blocked(blocker);
             }
         }
         if (remote == null) {
@@ -225,7 +262,7 @@ public final class LockEngine implements AutoCloseable {
         }
         if (blocker != null) {
             rollback(lease, keys.length);
-            return blocker;
+            return new Blocked(blocker);
         }
         if (lease.token == 0) {
             lease.token = highestToken(lease); // only re-entered keys: no round trip
@@ -255,7 +292,7 @@ public final class LockEngine implements AutoCloseable {
         boolean tookAny = false;
         long highest = 0;
         for (LockEntry entry : lease.entries) {
-            if (entry.creator == lease) {
+            if (entry.createdBy(lease)) {
                 tookAny = true;
             } else {
                 highest = Math.max(highest, entry.token());
@@ -266,7 +303,7 @@ public final class LockEngine implements AutoCloseable {
         }
         long token = tokens.issue(lease.keys);
         for (LockEntry entry : lease.entries) {
-            if (entry.creator == lease) {
+            if (entry.createdBy(lease)) {
                 entry.token(token);
             }
         }
@@ -305,6 +342,20 @@ public final class LockEngine implements AutoCloseable {
             }
         }
         last.forEach(table::removeReleased);
+    }
+
+    /** Releases a one-key lease (once; later calls change nothing), from any thread. */
+    void release(SoloLease lease) {
+        int left = lease.closeSelf();
+        if (left < 0) {
+            return;
+        }
+        if (lease.isLost()) {
+            observer.onLeaseLost(lease.key());
+        }
+        if (left == 0) {
+            table.removeReleased(lease);
+        }
     }
 
     /** A stale entry left the table: count it, and free it in the store when it was taken there. */

@@ -6,16 +6,20 @@ import java.lang.invoke.VarHandle;
 
 /**
  * One held key in a {@link LockTable}: who took it, when it expires, how many open leases of its owner
- * include it, and who waits for it.
+ * include it, and who waits for it. A one-key acquire's entry is its lease too ({@link SoloLease}).
  *
  * <p>Fields that change after publication are accessed through {@link VarHandle}s so that the constructor
  * writes stay plain (the table publishes the entry safely) and the uncontended path pays no fences it
  * does not need.
  */
-final class LockEntry implements Blocker {
+class LockEntry implements Blocker {
 
     /** The {@link #waiters} value once the entry has left the table: late waiters retry at once. */
     private static final Object RELEASED = new Object();
+
+    /** The bit of {@link #holds} that a {@link SoloLease} sets when it is closed; the rest counts holds. */
+    static final int SELF_CLOSED = 0x8000_0000;
+    private static final int COUNT = 0x7FFF_FFFF;
 
     private static final VarHandle HOLDS;
     private static final VarHandle WAITERS;
@@ -40,7 +44,8 @@ final class LockEntry implements Blocker {
 
     private final String key;
     final Thread acquirer;
-    final TableLease creator;
+    /** The lease that took this key; {@code null} for a {@link SoloLease}, which is its own. */
+    private final TableLease creator;
     final long acquiredNanos;
     /** The holder's lock timeout; {@link Long#MAX_VALUE} when infinite. */
     final long timeoutNanos;
@@ -72,6 +77,16 @@ final class LockEntry implements Blocker {
         return key;
     }
 
+    /** Whether {@code lease} took this key (rather than re-entered it). */
+    boolean createdBy(Object lease) {
+        return creator == lease;
+    }
+
+    /** Who owns this key in a remote store; {@code null} without one. */
+    String ownerId() {
+        return creator == null ? null : creator.ownerId;
+    }
+
     /** Whether {@code thread} may re-enter this entry: it took it and has not handed it to async work. */
     boolean isOwnedBy(Thread thread) {
         return acquirer == thread && !(boolean) DETACHED.getOpaque(this);
@@ -81,7 +96,7 @@ final class LockEntry implements Blocker {
     boolean tryReenter() {
         for (;;) {
             int current = (int) HOLDS.getVolatile(this);
-            if (current <= 0) {
+            if ((current & COUNT) == 0) {
                 return false;
             }
             if (HOLDS.compareAndSet(this, current, current + 1)) {
@@ -92,12 +107,36 @@ final class LockEntry implements Blocker {
 
     /** Drops one hold; returns how many are left. */
     int dropHold() {
-        return (int) HOLDS.getAndAdd(this, -1) - 1;
+        return ((int) HOLDS.getAndAdd(this, -1) - 1) & COUNT;
+    }
+
+    /**
+     * Drops the hold of the entry's own lease ({@link SoloLease}), once: one CAS both drops it and marks the
+     * lease closed.
+     *
+     * @return how many holds are left, or -1 when the lease was closed already
+     */
+    int closeSelf() {
+        for (;;) {
+            int current = (int) HOLDS.getVolatile(this);
+            if ((current & SELF_CLOSED) != 0) {
+                return -1;
+            }
+            int next = (current - 1) | SELF_CLOSED;
+            if (HOLDS.compareAndSet(this, current, next)) {
+                return next & COUNT;
+            }
+        }
+    }
+
+    /** Whether the entry's own lease ({@link SoloLease}) was closed. */
+    boolean isSelfClosed() {
+        return ((int) HOLDS.getVolatile(this) & SELF_CLOSED) != 0;
     }
 
     /** Whether every hold is gone (the entry is on its way out of the table). */
     boolean isReleasing() {
-        return (int) HOLDS.getVolatile(this) <= 0;
+        return ((int) HOLDS.getVolatile(this) & COUNT) == 0;
     }
 
     /** Why this entry is stale at {@code nowNanos}, or {@code null} when it is not. */
@@ -134,7 +173,7 @@ final class LockEntry implements Blocker {
         return (boolean) DETACHED.getOpaque(this);
     }
 
-    void detach() {
+    void markDetached() {
         DETACHED.setVolatile(this, true);
     }
 

@@ -24,6 +24,12 @@ final class LockTable {
         this.staleRemovals = staleRemovals;
     }
 
+    /** What {@link #takeSolo} returns when the caller holds the key already: re-enter it with a lease. */
+    static final LockEntry REENTRY = new LockEntry("re-entry", null, null, 0, 0);
+
+    /** What to do about the entry found holding a key. */
+    private enum Verdict { REENTER, RETRY, BLOCKED }
+
     /**
      * Takes {@code key} for {@code lease} as its entry number {@code index}: a new entry, or a re-entry of
      * the calling thread's own. A stale holder is removed on the way (on-demand cleanup).
@@ -31,34 +37,65 @@ final class LockTable {
      * @return {@code null} when taken, else the live entry that holds the key
      */
     LockEntry take(String key, Thread caller, TableLease lease, int index, long nowNanos, long timeoutNanos) {
-        LockEntry mine = null;
+        LockEntry mine = new LockEntry(key, caller, lease, nowNanos, timeoutNanos);
         for (;;) {
-            if (mine == null) {
-                mine = new LockEntry(key, caller, lease, nowNanos, timeoutNanos);
-            }
             LockEntry held = entries.putIfAbsent(key, mine);
             if (held == null) {
                 lease.entries[index] = mine;
                 return null;
             }
-            if (held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+            Verdict verdict = judge(held, caller, nowNanos);
+            if (verdict == Verdict.REENTER) {
                 if (held.tryReenter()) {
                     lease.entries[index] = held;
                     return null;
                 }
                 entries.remove(key, held); // its last hold is on its way out: help, then try again
-                continue;
-            }
-            if (held.isReleasing()) {
-                entries.remove(key, held);
-                continue;
-            }
-            StaleReason reason = held.staleReason(nowNanos);
-            if (reason == null) {
+            } else if (verdict == Verdict.BLOCKED) {
                 return held;
             }
-            removeIfStale(held, nowNanos, Remover.ACQUIRE);
         }
+    }
+
+    /**
+     * Takes {@code mine}'s key with {@code mine} itself, a new {@link SoloLease}.
+     *
+     * @return {@code mine} when taken; {@link #REENTRY} when the caller holds the key already (it re-enters
+     *         through a lease of its own); else the live entry that holds the key
+     */
+    LockEntry takeSolo(SoloLease mine, Thread caller, long nowNanos) {
+        for (;;) {
+            LockEntry held = entries.putIfAbsent(mine.key(), mine);
+            if (held == null) {
+                return mine;
+            }
+            Verdict verdict = judge(held, caller, nowNanos);
+            if (verdict == Verdict.REENTER) {
+                return REENTRY;
+            } else if (verdict == Verdict.BLOCKED) {
+                return held;
+            }
+        }
+    }
+
+    /**
+     * Judges the entry that holds a key: the caller's own to re-enter; gone or going (a last hold being
+     * released, or stale and now removed), so try again; or a live holder.
+     */
+    private Verdict judge(LockEntry held, Thread caller, long nowNanos) {
+        if (held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+            return Verdict.REENTER;
+        }
+        if (held.isReleasing()) {
+            entries.remove(held.key(), held); // its last hold is on its way out: help, then try again
+            return Verdict.RETRY;
+        }
+        StaleReason reason = held.staleReason(nowNanos);
+        if (reason == null) {
+            return Verdict.BLOCKED;
+        }
+        removeIfStale(held, nowNanos, Remover.ACQUIRE);
+        return Verdict.RETRY;
     }
 
     /** Drops one hold of {@code entry}; the last one removes it from the table and wakes its waiters. */

@@ -70,7 +70,7 @@ final class RemoteLocks implements AutoCloseable {
     Blocker take(TableLease lease, long timeoutNanos) {
         List<String> created = new ArrayList<>(lease.keys.length);
         for (LockEntry entry : lease.entries) {
-            if (entry.creator == lease) {
+            if (entry.createdBy(lease)) {
                 created.add(entry.key());
             }
         }
@@ -87,7 +87,7 @@ final class RemoteLocks implements AutoCloseable {
         if (attempt.isTaken()) {
             lease.token = attempt.token();
             for (LockEntry entry : lease.entries) {
-                if (entry.creator == lease) {
+                if (entry.createdBy(lease)) {
                     entry.token(attempt.token());
                 }
             }
@@ -150,7 +150,7 @@ final class RemoteLocks implements AutoCloseable {
 
     private HeldLock toHeldLock(RemoteLock lock, LockTable table, Instant now, long nowNanos) {
         LockEntry local = table.get(lock.key());
-        boolean staleHere = local != null && lock.ownerId().equals(local.creator.ownerId)
+        boolean staleHere = local != null && lock.ownerId().equals(local.ownerId())
                 && local.staleReason(nowNanos) != null;
         return new HeldLock(lock.key(), lock.ownerDescription(), lock.token(), lock.acquiredAt(), lock.expiresAt(),
                 staleHere || !lock.expiresAt().isAfter(now));
@@ -165,7 +165,7 @@ final class RemoteLocks implements AutoCloseable {
         List<Ownership> ownerships = new ArrayList<>(entries.size());
         for (LockEntry entry : entries) {
             long lease = entry.timeoutNanos == Long.MAX_VALUE ? 0 : leaseMillis(entry.timeoutNanos);
-            ownerships.add(new Ownership(entry.key(), entry.creator.ownerId, lease));
+            ownerships.add(new Ownership(entry.key(), entry.ownerId(), lease));
         }
         return ownerships;
     }

@@ -90,8 +90,8 @@ final class TableLease implements Lease {
     @Override
     public void detach() {
         for (LockEntry entry : entries) {
-            if (entry.creator == this) {
-                entry.detach();
+            if (entry.createdBy(this)) {
+                entry.markDetached();
             }
         }
     }
