@@ -5,8 +5,8 @@ import java.util.Objects;
 
 /**
  * Where the Redis backend keeps its data under a key prefix: one hash per lock at
- * {@code <prefix>lock:<key>}, the fencing counter at {@code <prefix>fencing}, and the release channel
- * {@code <prefix>released}. The {@code lock:} namespace keeps a caller's key (say {@code "fencing"}) from
+ * {@code <prefix>lock:<key>}, a mark at {@code <prefix>waiting:<key>} while some node waits for that lock,
+ * the fencing counter at {@code <prefix>fencing}, and the release channel {@code <prefix>released}. The {@code lock:} namespace keeps a caller's key (say {@code "fencing"}) from
  * ever meeting the counter or whatever else shares the prefix.
  */
 final class KeySpace {
@@ -26,6 +26,11 @@ final class KeySpace {
     /** The Redis key of the lock on {@code key}. */
     String lock(String key) {
         return lockPrefix + key;
+    }
+
+    /** The Redis key of the mark that some node waits for the lock on {@code key}. */
+    String waiting(String key) {
+        return prefix + "waiting:" + key;
     }
 
     /** The caller's key of a lock's Redis key. */

@@ -24,9 +24,11 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <p>Data, under the key prefix ({@link KeySpace}): one hash per held key at {@code <prefix>lock:<key>} with
  * the fields {@code owner} (the lease's owner id), {@code desc} (its readable description), {@code token}
  * (its fencing token) and {@code at} (when it was taken, in microseconds by the server's clock), expiring
- * with the lease ({@code PEXPIRE}; none for an infinite lock timeout); the fencing counter
- * {@code <prefix>fencing}; the channel {@code <prefix>released}, on which every release publishes the keys
- * it freed.
+ * with the lease ({@code PEXPIRE}; none for an infinite lock timeout); a wait mark at
+ * {@code <prefix>waiting:<key>}, set by an acquire that found the key held; the fencing counter
+ * {@code <prefix>fencing}; the channel {@code <prefix>released}, on which a release publishes the keys it
+ * freed that someone waits for (their mark, which it deletes, is set). A release nobody waits for publishes
+ * nothing: the common, uncontended release costs no broadcast to every node.
  *
  * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get} and
  * {@link #forceRelease} are one script call each ({@link LockScripts}), whatever the number of keys;
@@ -68,9 +70,12 @@ final class RedisLockStore implements RemoteLockStore {
         if (leaseMillis < 0) {
             throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
         }
-        List<String> scriptKeys = new ArrayList<>(keys.size() + 1);
+        List<String> scriptKeys = new ArrayList<>(2 * keys.size() + 1);
         for (String key : keys) {
             scriptKeys.add(space.lock(key));
+        }
+        for (String key : keys) {
+            scriptKeys.add(space.waiting(key));
         }
         scriptKeys.add(space.fencingCounter());
         long result;
@@ -107,13 +112,16 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return Set.of();
         }
-        List<String> scriptKeys = new ArrayList<>(keys.size());
+        List<String> scriptKeys = new ArrayList<>(2 * keys.size());
         Object[] args = new Object[keys.size() + 2];
         args[0] = space.releaseChannel();
         args[1] = prefixBytes;
         for (int i = 0; i < keys.size(); i++) {
             scriptKeys.add(space.lock(keys.get(i).key()));
             args[i + 2] = keys.get(i).ownerId();
+        }
+        for (Ownership ownership : keys) {
+            scriptKeys.add(space.waiting(ownership.key()));
         }
         return keysAt(keys, call(() -> "release " + keysOf(keys),
                 () -> redis.execute(LockScripts.RELEASE, scriptKeys, args)));

@@ -8,9 +8,12 @@
  * <ul>
  *   <li>{@code <prefix>lock:<key>}: a hash per held key ({@code owner}, {@code desc}, {@code token},
  *       {@code at}), expiring after the holder's lock timeout;</li>
+ *   <li>{@code <prefix>waiting:<key>}: a mark that some node waits for that lock, set by the acquire that found
+ *       it held (in the same script call) and deleted by its release;</li>
  *   <li>{@code <prefix>fencing}: the counter every fencing token comes from, so tokens increase across all
  *       nodes;</li>
- *   <li>{@code <prefix>released}: the channel every release publishes on, one message per release; each node
+ *   <li>{@code <prefix>released}: the channel a release publishes on, one message for the keys it freed that
+ *       someone waits for (none when nobody waits: uncontended releases broadcast nothing); each node
  *       subscribes once.</li>
  * </ul>
  * Every acquire and every release is one Lua script call, atomic on one Redis node. On Redis Cluster, give

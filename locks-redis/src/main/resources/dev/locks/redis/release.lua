@@ -1,17 +1,21 @@
--- Deletes each lock key its given owner still holds, then tells every node with one publish.
--- KEYS[1..n]: the lock keys.
+-- Deletes each lock key its given owner still holds, then tells the waiting nodes with one publish.
+-- KEYS[1..n]: the lock keys; KEYS[n + 1..2n]: their wait marks.
 -- ARGV[1]: the release channel; ARGV[2]: the byte length of the lock keys' storage prefix;
 -- ARGV[2 + i]: the owner id that must hold KEYS[i].
--- Publishes the released keys without the prefix, each as "<byte length>:<key>", concatenated.
+-- Publishes the released keys that someone waits for (their wait mark is set), without the prefix, each as
+-- "<byte length>:<key>", concatenated; a release nobody waits for publishes nothing.
 -- Returns the indexes i of the keys their owner no longer held.
+local n = #KEYS / 2
 local skip = tonumber(ARGV[2]) + 1
 local lost = {}
 local released = {}
-for i = 1, #KEYS do
+for i = 1, n do
   if redis.call('HGET', KEYS[i], 'owner') == ARGV[i + 2] then
     redis.call('DEL', KEYS[i])
-    local key = string.sub(KEYS[i], skip)
-    released[#released + 1] = #key .. ':' .. key
+    if redis.call('DEL', KEYS[n + i]) == 1 then
+      local key = string.sub(KEYS[i], skip)
+      released[#released + 1] = #key .. ':' .. key
+    end
   else
     lost[#lost + 1] = i
   end

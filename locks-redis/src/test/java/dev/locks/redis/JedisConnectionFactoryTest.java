@@ -79,6 +79,7 @@ class JedisConnectionFactoryTest {
             assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
             Owner owner = new Owner("o", "o");
             store.tryAcquire(List.of("k"), owner, 10_000);
+            store.tryAcquire(List.of("k"), new Owner("waiting", "waiting"), 10_000); // marks k waited for
             store.release(List.of(new Ownership("k", owner.id(), 0)));
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(released).containsExactly("k"));
         } finally {

@@ -74,6 +74,7 @@ class RedisLockStoreOutageTest {
         assertThat(after).as("above the tokens issued before the data was lost").isGreaterThan(token);
         assertThat(store.scan(10)).hasSize(1);
         await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() == 2);
+        store.tryAcquire(List.of("b"), new Owner("waiting", "waiting"), 10_000); // marks b waited for
         assertThat(store.release(List.of(new Ownership("b", OWNER.id(), 0)))).isEmpty();
         await().atMost(RECOVERY).untilAsserted(() -> assertThat(released).contains("b"));
         assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
@@ -113,6 +114,7 @@ class RedisLockStoreOutageTest {
         await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() >= 1);
         await().atMost(RECOVERY).ignoreExceptions().until(() -> {
             store.tryAcquire(List.of("k"), OWNER, 10_000);
+            store.tryAcquire(List.of("k"), new Owner("waiting", "waiting"), 10_000); // marks k waited for
             store.release(List.of(new Ownership("k", OWNER.id(), 0)));
             return released.contains("k");
         });

@@ -229,6 +229,10 @@ class RedisLockStoreTest {
         String odd = "we:ird 12:key\nwith ünïcödé";
         one.tryAcquire(List.of("a", odd), ALICE, 10_000);
         two.tryAcquire(List.of("b"), BOB, 10_000);
+        // somebody waits for each of them: the releases are published
+        assertThat(two.tryAcquire(List.of("a"), BOB, 10_000).isTaken()).isFalse();
+        assertThat(two.tryAcquire(List.of(odd), BOB, 10_000).isTaken()).isFalse();
+        assertThat(one.tryAcquire(List.of("b"), ALICE, 10_000).isTaken()).isFalse();
 
         one.release(owned(ALICE, "a", odd));
         two.release(owned(BOB, "b"));
@@ -240,6 +244,26 @@ class RedisLockStoreTest {
         });
         assertThat(redis.server().subscribers("locks:released")).as("one subscription per node").isEqualTo(2);
         assertThatThrownBy(() -> one.subscribe(key -> { }, () -> { })).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void releaseNobodyWaitsForShouldPublishNothing() {
+        RedisLockStore store = store();
+        Queue<String> released = new ConcurrentLinkedQueue<>();
+        store.subscribe(released::add, () -> { });
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.subscriptionConfirmations() == 1);
+        redis.server().command("CONFIG", "RESETSTAT");
+        store.tryAcquire(List.of("quiet"), ALICE, 10_000);
+        store.tryAcquire(List.of("waited"), ALICE, 10_000);
+        assertThat(store.tryAcquire(List.of("waited"), BOB, 10_000).isTaken()).isFalse();
+
+        store.release(owned(ALICE, "quiet"));
+        store.release(owned(ALICE, "waited"));
+
+        await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(released).containsExactly("waited"));
+        assertThat(redis.server().commandCalls().get("publish")).isEqualTo(1L);
+        assertThat(redis.server().command("EXISTS", "locks:waiting:waited")).as("the mark went with it")
+                .isEqualTo(0L);
     }
 
     @Test
