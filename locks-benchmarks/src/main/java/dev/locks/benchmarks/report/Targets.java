@@ -127,7 +127,8 @@ final class Targets {
                                     Report.number(floor.get().median())), status(ratio >= 0.8, ratio / 0.8));
                     Measurement best = measurements.stream()
                             .filter(m -> m.group().equals(group) && m.threads() == threads)
-                            .filter(m -> !m.name().equals("thisProject") && !m.name().equals("floorLettuce"))
+                            // rivals only: neither this project's own variants (notify off) nor the floor
+                            .filter(m -> !m.name().startsWith("thisProject") && !m.name().equals("floorLettuce"))
                             .max((a, b) -> Double.compare(a.median(), b.median())).orElse(null);
                     if (best != null) {
                         double vsBest = ours.get().median() / best.median();
