@@ -1,13 +1,8 @@
 package dev.locks.local;
 
-import static dev.locks.internal.ComputeCalls.cast;
-import static dev.locks.internal.ComputeCalls.checkCall;
 import static dev.locks.internal.ComputeCalls.requireSetting;
 import static dev.locks.internal.ComputeCalls.requireTicket;
 import static dev.locks.internal.ComputeCalls.requireTtl;
-import static dev.locks.internal.ComputeCalls.resultOf;
-import static dev.locks.internal.ComputeCalls.sneaky;
-import static dev.locks.internal.ComputeCalls.valueOf;
 
 import dev.locks.Computation;
 import dev.locks.ComputeCache;
@@ -18,6 +13,7 @@ import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.internal.AbstractComputeCache;
 import dev.locks.internal.ComputeEvents;
 import dev.locks.internal.ComputeFlights;
 import dev.locks.internal.FlightComputer;
@@ -25,7 +21,6 @@ import dev.locks.internal.Keys;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.function.Supplier;
 
 /**
  * The in-memory {@link ComputeCache}: values in a bounded Caffeine cache, each with its own TTL; misses
@@ -49,18 +44,15 @@ import java.util.function.Supplier;
  * <p>Thread-safe. Waiters need no thread of their own and the cache starts none (Caffeine's maintenance
  * runs on its default executor).
  */
-public final class LocalComputeCache implements ComputeCache {
+public final class LocalComputeCache extends AbstractComputeCache {
 
-    private final ComputeOptions defaults;
     private final LocalComputeCacheStore store;
     private final ComputeFlights flights;
-    private final ComputeEvents events;
 
     private LocalComputeCache(Builder builder) {
-        this.defaults = builder.defaults;
+        super(builder.defaults, new ComputeEvents(builder.observer, builder.clock));
         this.store = new LocalComputeCacheStore(builder.maxEntries, builder.clock);
         this.flights = new ComputeFlights(store, builder.clock);
-        this.events = new ComputeEvents(builder.observer, builder.clock);
     }
 
     /** A cache with every default: see {@link Builder}. */
@@ -72,47 +64,6 @@ public final class LocalComputeCache implements ComputeCache {
         return new Builder();
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Waits with the compute timeout and the wait time of {@link #defaultOptions()}.
-     */
-    @Override
-    public <V> V fetchOrCompute(String key, Duration ttl, Supplier<V> compute) {
-        return fetch(key, ttl, null, compute);
-    }
-
-    @Override
-    public <V> V fetchOrCompute(String key, ComputeOptions options, Supplier<V> compute) {
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        return fetch(key, options.ttl(), options, compute);
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Waits with the compute timeout of {@link #defaultOptions()}, and without a wait time: until the
-     * result comes or the caller is promoted.
-     */
-    @Override
-    public ComputeOutcome begin(String key, Duration ttl, String hint) {
-        Keys.requireValid(key, 0);
-        requireTtl(ttl);
-        long started = events.start();
-        Object stored = store.get(key);
-        if (stored != null) {
-            events.report(ComputeResult.HIT, started);
-            return new ComputeOutcome.Hit(stored);
-        }
-        ComputeOutcome outcome = join(key, hint == null ? "" : hint, defaults.withTtl(ttl).withoutWaitTime(), started);
-        if (!(outcome instanceof ComputeOutcome.Compute)) {
-            events.report(resultOf(outcome), started);
-        }
-        return outcome;
-    }
-
     @Override
     public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
         requireTicket(ticket);
@@ -121,7 +72,8 @@ public final class LocalComputeCache implements ComputeCache {
         }
         FlightComputer computer = flights.complete(ticket, value, ttl);
         if (computer != null) {
-            events.report(computer.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED, computer.startedNanos());
+            events().report(computer.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED,
+                    computer.startedNanos());
         }
         return computer != null;
     }
@@ -134,7 +86,7 @@ public final class LocalComputeCache implements ComputeCache {
         }
         FlightComputer computer = flights.fail(ticket, error);
         if (computer != null) {
-            events.report(ComputeResult.FAILED, computer.startedNanos());
+            events().report(ComputeResult.FAILED, computer.startedNanos());
         }
         return computer != null;
     }
@@ -143,11 +95,6 @@ public final class LocalComputeCache implements ComputeCache {
     @Override
     public List<Computation> computations() {
         return flights.snapshot();
-    }
-
-    @Override
-    public ComputeOptions defaultOptions() {
-        return defaults;
     }
 
     @Override
@@ -171,50 +118,29 @@ public final class LocalComputeCache implements ComputeCache {
         return store.size();
     }
 
-    /** The hit path, then the miss; {@code options} are built from the defaults only on a miss when null. */
-    private <V> V fetch(String key, Duration ttl, ComputeOptions options, Supplier<V> compute) {
-        checkCall(key, ttl, compute);
-        long started = events.start();
-        Object stored = store.get(key);
-        if (stored != null) {
-            events.report(ComputeResult.HIT, started);
-            return cast(stored);
-        }
-        return miss(key, options == null ? defaults.withTtl(ttl) : options, compute, started);
+    @Override
+    protected Object lookUp(String key) {
+        return store.get(key);
     }
 
-    private <V> V miss(String key, ComputeOptions options, Supplier<V> compute, long started) {
-        ComputeOutcome outcome = join(key, "", options, started);
-        if (outcome instanceof ComputeOutcome.Compute turn) {
-            return runComputer(turn.ticket(), options.ttl(), compute, started);
-        }
-        events.report(resultOf(outcome), started);
-        return valueOf(outcome);
+    @Override
+    protected ComputeOutcome join(String key, String hint, ComputeOptions options) {
+        return flights.join(key, hint, options);
     }
 
-    /** Runs the caller's own supplier as the miss's computer; the caller gets its own result or exception. */
-    private <V> V runComputer(ComputeTicket ticket, Duration ttl, Supplier<V> compute, long started) {
-        ComputeResult computed = FlightComputer.promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
-        V value;
-        try {
-            value = compute.get();
-        } catch (Throwable e) {
-            flights.fail(ticket, e);
-            events.report(ComputeResult.FAILED, started);
-            throw sneaky(e);
-        }
+    @Override
+    protected void completeOwn(ComputeTicket ticket, Object value, Duration ttl) {
         flights.complete(ticket, value, ttl);
-        events.report(computed, started);
-        return value;
     }
 
-    private ComputeOutcome join(String key, String hint, ComputeOptions options, long started) {
-        try {
-            return flights.join(key, hint, options);
-        } catch (RuntimeException | Error e) {
-            events.report(ComputeResult.FAILED, started);
-            throw e;
-        }
+    @Override
+    protected void failOwn(ComputeTicket ticket, Throwable error) {
+        flights.fail(ticket, error);
+    }
+
+    @Override
+    protected boolean promoted(ComputeTicket ticket) {
+        return FlightComputer.promoted(ticket);
     }
 
     /**

@@ -1,13 +1,8 @@
 package dev.locks.redis;
 
-import static dev.locks.internal.ComputeCalls.cast;
-import static dev.locks.internal.ComputeCalls.checkCall;
 import static dev.locks.internal.ComputeCalls.requireSetting;
 import static dev.locks.internal.ComputeCalls.requireTicket;
 import static dev.locks.internal.ComputeCalls.requireTtl;
-import static dev.locks.internal.ComputeCalls.resultOf;
-import static dev.locks.internal.ComputeCalls.sneaky;
-import static dev.locks.internal.ComputeCalls.valueOf;
 
 import dev.locks.Computation;
 import dev.locks.ComputeCache;
@@ -20,13 +15,13 @@ import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.internal.AbstractComputeCache;
 import dev.locks.internal.ComputeEvents;
 import dev.locks.internal.Keys;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.function.Supplier;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
@@ -71,18 +66,15 @@ import org.springframework.data.redis.serializer.SerializationException;
  * <p>{@link #computations()} shows this node's computations (the computer with its node, this node's waiters);
  * {@link #close()} ends the subscription. Thread-safe; build one per application and share it.
  */
-public final class RedisComputeCache implements ComputeCache, AutoCloseable {
+public final class RedisComputeCache extends AbstractComputeCache implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(RedisComputeCache.class.getName());
 
-    private final ComputeOptions defaults;
     private final RedisComputeNode node;
-    private final ComputeEvents events;
     private volatile boolean closed;
 
     private RedisComputeCache(Builder builder) {
-        this.defaults = builder.defaultOptions;
-        this.events = new ComputeEvents(builder.observer, builder.clock);
+        super(builder.defaultOptions, new ComputeEvents(builder.observer, builder.clock));
         this.node = new RedisComputeNode(new RedisComputeStore(builder.connectionFactory, builder.keyPrefix,
                 builder.serializer), builder.clock, builder.pollInterval);
     }
@@ -93,48 +85,14 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
     }
 
     /**
-     * {@inheritDoc}
+     * {@inheritDoc} Tickets work on any node of this cache.
      *
-     * <p>Waits with the compute timeout and the wait time of {@link #defaultOptions()}.
-     *
-     * @throws LockUnavailableException when Redis cannot be reached
+     * @throws LockUnavailableException when Redis cannot be reached (this node's waiters get it too)
      * @throws SerializationException when the value cannot be written or read by the serializer
      */
     @Override
-    public <V> V fetchOrCompute(String key, Duration ttl, Supplier<V> compute) {
-        return fetch(key, ttl, null, compute);
-    }
-
-    @Override
-    public <V> V fetchOrCompute(String key, ComputeOptions options, Supplier<V> compute) {
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        return fetch(key, options.ttl(), options, compute);
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Waits with the compute timeout of {@link #defaultOptions()}, and without a wait time. The ticket works
-     * on any node of this cache.
-     */
-    @Override
     public ComputeOutcome begin(String key, Duration ttl, String hint) {
-        Keys.requireValid(key, 0);
-        requireTtl(ttl);
-        requireOpen();
-        long started = events.start();
-        Object stored = read(key, started);
-        if (stored != null) {
-            events.report(ComputeResult.HIT, started);
-            return new ComputeOutcome.Hit(stored);
-        }
-        ComputeOutcome outcome = take(key, hint == null ? "" : hint, defaults.withTtl(ttl).withoutWaitTime(), started);
-        if (!(outcome instanceof ComputeOutcome.Compute)) {
-            events.report(resultOf(outcome), started);
-        }
-        return outcome;
+        return super.begin(key, ttl, hint);
     }
 
     /**
@@ -154,10 +112,10 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
             return false;
         }
         requireOpen();
-        long started = node.computingSince(ticket.key(), ours, events.start());
+        long started = node.computingSince(ticket.key(), ours, events().start());
         boolean completed = node.complete(ticket.key(), ours, value, ttl);
         if (completed) {
-            events.report(ours.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED, started);
+            events().report(ours.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED, started);
         }
         return completed;
     }
@@ -180,10 +138,10 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
             return false;
         }
         requireOpen();
-        long started = node.computingSince(ticket.key(), ours, events.start());
+        long started = node.computingSince(ticket.key(), ours, events().start());
         boolean failed = node.fail(ticket.key(), ours, error);
         if (failed) {
-            events.report(ComputeResult.FAILED, started);
+            events().report(ComputeResult.FAILED, started);
         }
         return failed;
     }
@@ -198,11 +156,6 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
     @Override
     public List<Computation> computations() {
         return node.computations();
-    }
-
-    @Override
-    public ComputeOptions defaultOptions() {
-        return defaults;
     }
 
     /**
@@ -246,78 +199,43 @@ public final class RedisComputeCache implements ComputeCache, AutoCloseable {
         return node.subscriptionConfirmations();
     }
 
-    /** The hit path, then the miss; {@code options} are built from the defaults only on a miss when null. */
-    private <V> V fetch(String key, Duration ttl, ComputeOptions options, Supplier<V> compute) {
-        checkCall(key, ttl, compute);
-        requireOpen();
-        long started = events.start();
-        Object stored = read(key, started);
-        if (stored != null) {
-            events.report(ComputeResult.HIT, started);
-            return cast(stored);
-        }
-        return miss(key, options == null ? defaults.withTtl(ttl) : options, compute, started);
+    @Override
+    protected Object lookUp(String key) {
+        return node.get(key);
     }
 
-    private <V> V miss(String key, ComputeOptions options, Supplier<V> compute, long started) {
-        ComputeOutcome outcome = take(key, "", options, started);
-        if (outcome instanceof ComputeOutcome.Compute turn) {
-            return runComputer(turn.ticket(), options.ttl(), compute, started);
-        }
-        events.report(resultOf(outcome), started);
-        return valueOf(outcome);
+    @Override
+    protected ComputeOutcome join(String key, String hint, ComputeOptions options) {
+        return node.take(key, hint, options);
     }
 
-    /** Runs the caller's own supplier as the miss's computer; the caller gets its own result or exception. */
-    private <V> V runComputer(ComputeTicket ticket, Duration ttl, Supplier<V> compute, long started) {
-        RedisComputeTicket ours = RedisComputeTicket.of(ticket);
-        V value;
-        try {
-            value = compute.get();
-        } catch (Throwable e) {
-            failAsComputer(ticket.key(), ours, e);
-            events.report(ComputeResult.FAILED, started);
-            throw sneaky(e);
-        }
-        try {
-            node.complete(ticket.key(), ours, value, ttl);
-        } catch (RuntimeException e) {
-            events.report(ComputeResult.FAILED, started);
-            throw e;
-        }
-        events.report(ours.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED, started);
-        return value;
+    @Override
+    protected void completeOwn(ComputeTicket ticket, Object value, Duration ttl) {
+        node.complete(ticket.key(), RedisComputeTicket.of(ticket), value, ttl);
     }
 
     /**
      * The computer's own caller gets its own exception, even when Redis could not be told (this node's waiters
      * get it all the same).
      */
-    private void failAsComputer(String key, RedisComputeTicket ticket, Throwable error) {
+    @Override
+    protected void failOwn(ComputeTicket ticket, Throwable error) {
         try {
-            node.fail(key, ticket, error);
+            node.fail(ticket.key(), RedisComputeTicket.of(ticket), error);
         } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, () -> "could not tell the other nodes that computing '" + key
+            LOG.log(Level.WARNING, () -> "could not tell the other nodes that computing '" + ticket.key()
                     + "' failed; their waiters take over once its compute timeout ends", e);
         }
     }
 
-    private ComputeOutcome take(String key, String hint, ComputeOptions options, long started) {
-        try {
-            return node.take(key, hint, options);
-        } catch (RuntimeException | Error e) {
-            events.report(ComputeResult.FAILED, started);
-            throw e;
-        }
+    @Override
+    protected boolean promoted(ComputeTicket ticket) {
+        return RedisComputeTicket.of(ticket).promoted();
     }
 
-    private Object read(String key, long started) {
-        try {
-            return node.get(key);
-        } catch (RuntimeException e) {
-            events.report(ComputeResult.FAILED, started);
-            throw e;
-        }
+    @Override
+    protected void checkOpen() {
+        requireOpen();
     }
 
     private void requireOpen() {

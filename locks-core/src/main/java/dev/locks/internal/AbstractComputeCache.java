@@ -1,0 +1,165 @@
+package dev.locks.internal;
+
+import static dev.locks.internal.ComputeCalls.cast;
+import static dev.locks.internal.ComputeCalls.checkCall;
+import static dev.locks.internal.ComputeCalls.requireTtl;
+import static dev.locks.internal.ComputeCalls.resultOf;
+import static dev.locks.internal.ComputeCalls.sneaky;
+import static dev.locks.internal.ComputeCalls.valueOf;
+
+import dev.locks.ComputeCache;
+import dev.locks.ComputeOptions;
+import dev.locks.ComputeOutcome;
+import dev.locks.ComputeTicket;
+import dev.locks.LocksObserver.ComputeResult;
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/**
+ * The call flow every {@link ComputeCache} backend shares: look the key up, report a hit, or join the miss and
+ * either compute (the caller's own supplier, whose result or exception the caller always gets back) or
+ * receive what another computer produced; every call's outcome reported to the observer. A backend supplies
+ * where values live and how a miss is coordinated. Not an API.
+ */
+public abstract class AbstractComputeCache implements ComputeCache {
+
+    private final ComputeOptions defaults;
+    private final ComputeEvents events;
+
+    protected AbstractComputeCache(ComputeOptions defaults, ComputeEvents events) {
+        this.defaults = defaults;
+        this.events = events;
+    }
+
+    /** The stored value of {@code key}, or {@code null}. */
+    protected abstract Object lookUp(String key);
+
+    /**
+     * Starts or joins the miss of {@code key}: {@link ComputeOutcome.Compute} when the caller is to compute,
+     * else what the miss came to ({@link ComputeOutcome.Hit} when the value turned up after all).
+     */
+    protected abstract ComputeOutcome join(String key, String hint, ComputeOptions options);
+
+    /** Settles the miss with the caller's own result; may throw when the store fails. */
+    protected abstract void completeOwn(ComputeTicket ticket, Object value, Duration ttl);
+
+    /** Hands the caller's own failure to the miss's waiters; never throws (the caller rethrows its own). */
+    protected abstract void failOwn(ComputeTicket ticket, Throwable error);
+
+    /** Whether the ticket's computer was promoted from waiter. */
+    protected abstract boolean promoted(ComputeTicket ticket);
+
+    /** Throws when the cache can take no calls (closed); by default it always can. */
+    protected void checkOpen() {
+    }
+
+    protected final ComputeEvents events() {
+        return events;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits with the compute timeout and the wait time of {@link #defaultOptions()}.
+     */
+    @Override
+    public <V> V fetchOrCompute(String key, Duration ttl, Supplier<V> compute) {
+        return fetch(key, ttl, null, compute);
+    }
+
+    @Override
+    public <V> V fetchOrCompute(String key, ComputeOptions options, Supplier<V> compute) {
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
+        return fetch(key, options.ttl(), options, compute);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits with the compute timeout of {@link #defaultOptions()}, and without a wait time: until the
+     * result comes or the caller is promoted.
+     */
+    @Override
+    public ComputeOutcome begin(String key, Duration ttl, String hint) {
+        Keys.requireValid(key, 0);
+        requireTtl(ttl);
+        checkOpen();
+        long started = events.start();
+        Object stored = read(key, started);
+        if (stored != null) {
+            events.report(ComputeResult.HIT, started);
+            return new ComputeOutcome.Hit(stored);
+        }
+        ComputeOutcome outcome = joinReporting(key, hint == null ? "" : hint, defaults.withTtl(ttl).withoutWaitTime(),
+                started);
+        if (!(outcome instanceof ComputeOutcome.Compute)) {
+            events.report(resultOf(outcome), started);
+        }
+        return outcome;
+    }
+
+    @Override
+    public ComputeOptions defaultOptions() {
+        return defaults;
+    }
+
+    /** The hit path, then the miss; {@code options} are built from the defaults only on a miss when null. */
+    private <V> V fetch(String key, Duration ttl, ComputeOptions options, Supplier<V> compute) {
+        checkCall(key, ttl, compute);
+        checkOpen();
+        long started = events.start();
+        Object stored = read(key, started);
+        if (stored != null) {
+            events.report(ComputeResult.HIT, started);
+            return cast(stored);
+        }
+        ComputeOptions chosen = options == null ? defaults.withTtl(ttl) : options;
+        ComputeOutcome outcome = joinReporting(key, "", chosen, started);
+        if (outcome instanceof ComputeOutcome.Compute turn) {
+            return compute(turn.ticket(), chosen.ttl(), compute, started);
+        }
+        events.report(resultOf(outcome), started);
+        return valueOf(outcome);
+    }
+
+    /** Runs the caller's own supplier as the miss's computer; the caller gets its own result or exception. */
+    private <V> V compute(ComputeTicket ticket, Duration ttl, Supplier<V> compute, long started) {
+        ComputeResult computed = promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
+        V value;
+        try {
+            value = compute.get();
+        } catch (Throwable e) {
+            failOwn(ticket, e);
+            events.report(ComputeResult.FAILED, started);
+            throw sneaky(e);
+        }
+        try {
+            completeOwn(ticket, value, ttl);
+        } catch (RuntimeException | Error e) {
+            events.report(ComputeResult.FAILED, started);
+            throw e;
+        }
+        events.report(computed, started);
+        return value;
+    }
+
+    private ComputeOutcome joinReporting(String key, String hint, ComputeOptions options, long started) {
+        try {
+            return join(key, hint, options);
+        } catch (RuntimeException | Error e) {
+            events.report(ComputeResult.FAILED, started);
+            throw e;
+        }
+    }
+
+    private Object read(String key, long started) {
+        try {
+            return lookUp(key);
+        } catch (RuntimeException | Error e) {
+            events.report(ComputeResult.FAILED, started);
+            throw e;
+        }
+    }
+}
