@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locks.Lease;
+import dev.locks.redis.test.ProcessLines;
 import dev.locks.redis.test.RedisServerExtension;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -16,7 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -139,23 +136,12 @@ class CrossJvmLockTest {
 
         final Process process;
         final Path log;
-        final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> lines;
 
         Worker(Process process, Path log) {
             this.process = process;
             this.log = log;
-            Thread reader = new Thread(() -> {
-                try (BufferedReader in = new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                    for (String line = in.readLine(); line != null; line = in.readLine()) {
-                        lines.add(line);
-                    }
-                } catch (IOException e) {
-                    // the process ended
-                }
-            }, "lock-worker-output");
-            reader.setDaemon(true);
-            reader.start();
+            this.lines = ProcessLines.follow(process, "lock-worker-output");
         }
 
         /** SIGKILL, as a crash: no shutdown hook runs, nothing is released. Returns when it was sent. */

@@ -3,10 +3,8 @@ package dev.locks.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.redis.test.ProcessLines;
 import dev.locks.redis.test.RedisServerExtension;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +13,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,7 +48,7 @@ class RedisComputeCrossJvmTest {
                 RedisComputeWorker.class.getName(), Integer.toString(redis.port()), "quote",
                 Integer.toString(CALLERS_PER_JVM))
                 .redirectError(log.toFile()).start();
-        BlockingQueue<String> lines = lines(worker);
+        BlockingQueue<String> lines = ProcessLines.follow(worker, "compute-worker-output");
         RedisComputeWorker.Outcomes outcomesHere = new RedisComputeWorker.Outcomes();
         try (RedisComputeCache here =
                 RedisComputeCache.builder(redis.connectionFactory()).observer(outcomesHere).build()) {
@@ -79,23 +76,6 @@ class RedisComputeCrossJvmTest {
             assertThat(outcomesThere).as("one computer in both JVMs; the others waited (here: " + outcomesHere + ")")
                     .contains("computed=" + (1 - computedHere), "waited=" + (CALLERS_PER_JVM - 1 + computedHere));
         }
-    }
-
-    private static BlockingQueue<String> lines(Process process) {
-        BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-        Thread reader = new Thread(() -> {
-            try (BufferedReader in = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    lines.add(line);
-                }
-            } catch (IOException e) {
-                // the process ended
-            }
-        }, "compute-worker-output");
-        reader.setDaemon(true);
-        reader.start();
-        return lines;
     }
 
     private String awaitLine(BlockingQueue<String> lines, String prefix, Path log) throws Exception {
