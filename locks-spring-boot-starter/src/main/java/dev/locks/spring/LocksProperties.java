@@ -3,6 +3,8 @@ package dev.locks.spring;
 import dev.locks.AcquireOptions;
 import dev.locks.ComputeOptions;
 import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
@@ -304,12 +306,26 @@ public class LocksProperties implements InitializingBean {
         /** When the endpoint shows lock keys; a hidden key shows as '******'. */
         private ShowKeys showKeys = ShowKeys.ALWAYS;
 
+        /**
+         * Roles that see keys when show-keys is 'when-authorized'. Empty: any authenticated caller does (as
+         * Spring Boot's own endpoints' roles).
+         */
+        private Set<String> roles = new LinkedHashSet<>();
+
         public ShowKeys getShowKeys() {
             return showKeys;
         }
 
         public void setShowKeys(ShowKeys showKeys) {
             this.showKeys = showKeys;
+        }
+
+        public Set<String> getRoles() {
+            return roles;
+        }
+
+        public void setRoles(Set<String> roles) {
+            this.roles = roles;
         }
     }
 

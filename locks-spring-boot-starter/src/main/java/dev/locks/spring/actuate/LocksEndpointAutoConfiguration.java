@@ -4,7 +4,6 @@ import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
 import dev.locks.spring.LocksAutoConfiguration;
 import dev.locks.spring.LocksProperties;
-import java.util.List;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.Show;
@@ -35,6 +34,6 @@ public final class LocksEndpointAutoConfiguration {
     LocksEndpoint locksEndpoint(LockRegistry registry, ObjectProvider<ComputeCache> cache,
             LocksProperties properties) {
         Show showKeys = Show.valueOf(properties.getEndpoint().getShowKeys().name());
-        return new LocksEndpoint(registry, cache.getIfUnique(), showKeys, List.of());
+        return new LocksEndpoint(registry, cache.getIfUnique(), showKeys, properties.getEndpoint().getRoles());
     }
 }

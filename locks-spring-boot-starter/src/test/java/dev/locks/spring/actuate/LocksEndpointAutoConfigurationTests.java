@@ -114,4 +114,36 @@ class LocksEndpointAutoConfigurationTests {
                 .run(context -> assertThat(context.getBean(LocksEndpoint.class).locks(SecurityContext.NONE).locks())
                         .extracting(LocksEndpoint.HeldLockDescriptor::key).containsOnly(LocksEndpoint.MASK));
     }
+
+    @Test
+    void rolesPropertyShouldNarrowWhenAuthorized() {
+        StubLockRegistry registry = new StubLockRegistry()
+                .with(new HeldLock("account:1", "main", 1, Instant.EPOCH, Instant.MAX, false));
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksEndpointAutoConfiguration.class))
+                .withBean(LockRegistry.class, () -> registry)
+                .withPropertyValues("management.endpoints.web.exposure.include=locks",
+                        "locks.endpoint.show-keys=when-authorized", "locks.endpoint.roles=OPS")
+                .run(context -> {
+                    LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
+                    assertThat(endpoint.locks(caller("OPS")).locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
+                            .containsOnly("account:1");
+                    assertThat(endpoint.locks(caller("DEV")).locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
+                            .containsOnly(LocksEndpoint.MASK);
+                });
+    }
+
+    private static SecurityContext caller(String role) {
+        return new SecurityContext() {
+            @Override
+            public java.security.Principal getPrincipal() {
+                return () -> "someone";
+            }
+
+            @Override
+            public boolean isUserInRole(String asked) {
+                return role.equals(asked);
+            }
+        };
+    }
 }
