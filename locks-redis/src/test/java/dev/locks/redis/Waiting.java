@@ -13,15 +13,20 @@ final class Waiting {
 
     private final CountDownLatch pausing = new CountDownLatch(1);
 
-    /** One retry after a pause of {@code pause} (no jitter): a release must wake the waiter to be quick. */
+    /**
+     * Three retries after pauses of {@code pause} (no jitter): a release must wake the waiter to be quick.
+     * Three, not one: a notification of an earlier release of the key can reach a node late, after a new
+     * holder took the key, and wake its waiter for nothing (pub/sub is asynchronous); that early wake-up
+     * counts as an attempt.
+     */
     AcquireOptions options(Duration pause) {
-        return AcquireOptions.defaults().withRetries(1).withRetryInterval(attempt -> {
+        return AcquireOptions.defaults().withRetries(3).withRetryInterval(attempt -> {
             pausing.countDown();
             return pause;
         });
     }
 
-    /** One retry after five minutes: only a wake-up by the release makes it in time. */
+    /** Retries after five minutes: only a wake-up by the release makes it in time. */
     AcquireOptions onlyAWakeUpInTime() {
         return options(Duration.ofMinutes(5));
     }
