@@ -8,6 +8,7 @@ import java.util.Objects;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.springframework.core.env.Environment;
+import org.springframework.expression.Expression;
 
 /**
  * Resolves the string attributes of one annotated method once, at startup: {@code ${...}} placeholders
@@ -18,6 +19,10 @@ final class AttributeValues {
     static final String OPTION_ACTION = "Fix the attribute: durations as '500ms', '30s' or 'PT2S'; retries as a whole"
             + " number >= 0 or 'infinity'; lockTimeout as a positive duration or 'infinity'. A ${...} placeholder must"
             + " resolve to one of these.";
+
+    static final String EXPRESSION_ACTION = "Fix the expression: refer to parameters by name (#name, which needs the"
+            + " compiler flag '-parameters') or by position (#p0, #a0), to beans as @beanName, and to the call as"
+            + " #root (#root.methodName, #root.args).";
 
     private final Environment environment;
 
@@ -51,6 +56,19 @@ final class AttributeValues {
         }
         catch (IllegalArgumentException ex) {
             throw invalid(attribute, value, ex.getMessage(), OPTION_ACTION);
+        }
+    }
+
+    /**
+     * The key expression {@code text} of {@code attribute}, parsed and checked against the method's
+     * parameters and the bean factory, so that a bad expression fails here, naming the attribute.
+     */
+    Expression expression(String attribute, String text, KeyExpressions expressions, MethodParameters parameters) {
+        try {
+            return expressions.parse(text, parameters);
+        }
+        catch (IllegalArgumentException ex) {
+            throw invalid(attribute, text, ex.getMessage(), EXPRESSION_ACTION);
         }
     }
 

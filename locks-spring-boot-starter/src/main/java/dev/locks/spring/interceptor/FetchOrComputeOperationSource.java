@@ -6,11 +6,8 @@ import dev.locks.spring.AcquireOptionValues;
 import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.env.Environment;
 import org.springframework.expression.Expression;
 
@@ -40,13 +37,7 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
         AttributeValues values = new AttributeValues(environment, FetchOrCompute.class, targetClass, method);
         boolean optional = checkReturnType(method, values);
         MethodParameters parameters = expressions.parameters(method);
-        Expression key;
-        try {
-            key = expressions.parse(annotation.key(), parameters);
-        }
-        catch (IllegalArgumentException ex) {
-            throw values.invalid("key", annotation.key(), ex.getMessage(), LockedOperationSource.EXPRESSION_ACTION);
-        }
+        Expression key = values.expression("key", annotation.key(), expressions, parameters);
         return new FetchOrComputeOperation(MethodDescriptions.describe(targetClass, method), expressions, parameters,
                 annotation.key(), key, overrides(annotation, values), optional);
     }
@@ -75,8 +66,7 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
             throw values.invalid(null, null, "it returns nothing, so there is no value to store",
                     "Return the computed value, or use @Locked to run the method under a lock.");
         }
-        if (CompletionStage.class.isAssignableFrom(type) || Future.class.isAssignableFrom(type)
-                || ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null) {
+        if (ReturnTypes.isDeferred(type)) {
             throw values.invalid(null, null, "it returns " + type.getName() + ": the cache would store the"
                     + " future or publisher, not its value",
                     "Return the value itself (call the method from asynchronous code if need be), or use"

@@ -7,10 +7,8 @@ import java.lang.reflect.Method;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Future;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
-import org.springframework.core.ReactiveAdapterRegistry;
 import org.springframework.core.env.Environment;
 import org.springframework.expression.Expression;
 
@@ -20,10 +18,6 @@ import org.springframework.expression.Expression;
  * parsed).
  */
 public class LockedOperationSource extends AnnotationOperationSource<Locked, LockedOperation> {
-
-    static final String EXPRESSION_ACTION = "Fix the expression: refer to parameters by name (#name, which needs the"
-            + " compiler flag '-parameters') or by position (#p0, #a0), to beans as @beanName, and to the call as"
-            + " #root (#root.methodName, #root.args).";
 
     private final Environment environment;
 
@@ -49,12 +43,7 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         MethodParameters parameters = expressions.parameters(method);
         Expression[] parsed = new Expression[texts.length];
         for (int i = 0; i < texts.length; i++) {
-            try {
-                parsed[i] = expressions.parse(texts[i], parameters);
-            }
-            catch (IllegalArgumentException ex) {
-                throw values.invalid("keys", texts[i], ex.getMessage(), EXPRESSION_ACTION);
-            }
+            parsed[i] = values.expression("keys", texts[i], expressions, parameters);
         }
         return LockKeys.of(MethodDescriptions.describe(targetClass, method), expressions, parameters, texts, parsed);
     }
@@ -81,8 +70,7 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         if (type == CompletableFuture.class || type == CompletionStage.class) {
             return true;
         }
-        if (CompletionStage.class.isAssignableFrom(type) || Future.class.isAssignableFrom(type)
-                || ReactiveAdapterRegistry.getSharedInstance().getAdapter(type) != null) {
+        if (ReturnTypes.isDeferred(type)) {
             throw values.invalid(null, null, "it returns " + type.getName() + ", and @Locked can hold its locks until"
                     + " completion only for CompletableFuture and CompletionStage",
                     "Declare the return type as CompletableFuture or CompletionStage, or return the result itself.");
