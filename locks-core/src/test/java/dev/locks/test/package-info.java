@@ -1,2 +1,0 @@
-/** Test support shared by every backend's tests (published in the locks-core test-jar). */
-package dev.locks.test;
