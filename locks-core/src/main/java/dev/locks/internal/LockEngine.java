@@ -44,12 +44,20 @@ public final class LockEngine implements AutoCloseable {
      * @param watchdog whether to renew live owners' locks
      * @param clock the time source
      * @param observer the events' receiver
+     * @param keyLimits how many keys an acquire takes at most, and how long each may be
      */
     public record Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
-            boolean watchdog, LocksClock clock, LocksObserver observer) {
+            boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits) {
+
+        /** With the {@linkplain Keys.Limits#DEFAULT default key limits}. */
+        public Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
+                boolean watchdog, LocksClock clock, LocksObserver observer) {
+            this(backend, defaults, cleanupInterval, batchSize, watchdog, clock, observer, Keys.Limits.DEFAULT);
+        }
 
         public Settings {
             Objects.requireNonNull(backend, "backend");
+            Objects.requireNonNull(keyLimits, "keyLimits");
             Objects.requireNonNull(defaults, "defaultOptions");
             Objects.requireNonNull(clock, "clock");
             if (cleanupInterval == null || cleanupInterval.isNegative()) {
@@ -126,14 +134,13 @@ public final class LockEngine implements AutoCloseable {
     public Lease acquire(Collection<String> keys, AcquireOptions options) {
         Objects.requireNonNull(options, "options");
         String solo = soloKey(keys);
-        String[] sorted = solo == null ? Keys.normalize(keys) : null;
+        String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         ensureOpen();
         long timeoutNanos = timeoutNanos(options);
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
         long start = clock.nanoTime();
-        boolean interrupted = false;
         try {
             Waiter waiter = null;
             for (int attempt = 0; ; attempt++) {
@@ -148,6 +155,10 @@ public final class LockEngine implements AutoCloseable {
                     throw Retries.timeout(solo == null ? sorted : new String[] {solo}, attempt + 1,
                             Duration.ofNanos(clock.nanoTime() - start), options, blocked(blocker));
                 }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw Retries.cancelled(solo == null ? sorted : new String[] {solo}, attempt + 1,
+                            Duration.ofNanos(clock.nanoTime() - start));
+                }
                 if (pause == 0) {
                     continue;
                 }
@@ -157,7 +168,7 @@ public final class LockEngine implements AutoCloseable {
                 if (!blocker.addWaiter(waiter)) {
                     continue; // released meanwhile: that is the early wake-up
                 }
-                interrupted |= waiter.await(pause);
+                waiter.await(pause); // an interrupt ends it: the check above then throws
             }
         } catch (LockTimeoutException e) {
             observe(AcquireResult.TIMEOUT, start);
@@ -165,17 +176,13 @@ public final class LockEngine implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             observe(AcquireResult.ERROR, start);
             throw e;
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 
     /** See {@link dev.locks.LockRegistry#tryAcquire(Collection)}. */
     public Optional<Lease> tryAcquire(Collection<String> keys) {
         String solo = soloKey(keys);
-        String[] sorted = solo == null ? Keys.normalize(keys) : null;
+        String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         ensureOpen();
         long timeoutNanos = timeoutNanos(settings.defaults());
         if (watchdog != null) {
@@ -211,7 +218,8 @@ public final class LockEngine implements AutoCloseable {
         if (remote != null || keys == null || keys.size() != 1) {
             return null;
         }
-        return Keys.requireValid(keys instanceof List<String> list ? list.get(0) : keys.iterator().next(), 0);
+        return Keys.requireValid(keys instanceof List<String> list ? list.get(0) : keys.iterator().next(), 0,
+                settings.keyLimits());
     }
 
     /** One attempt, on the one-key path or over sorted keys: the lease, or {@link Blocked}. */
