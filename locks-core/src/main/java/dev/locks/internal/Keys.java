@@ -149,17 +149,22 @@ public final class Keys {
                 text.append(", and ").append(keys.size() - LISTED).append(" more");
                 break;
             }
-            text.append(listed++ == 0 ? "" : ", ").append(show(key));
+            text.append(listed++ == 0 ? "" : ", ").append(shown(key, ""));
         }
         return text.append(']').toString();
     }
 
     /** One key for a message: quoted, unprintable characters escaped, cut after {@value #SHOWN} characters. */
     static String show(String key) {
+        return shown(key, "\"");
+    }
+
+    /** A key for a message between {@code quotes}, escaped and cut. */
+    private static String shown(String key, String quotes) {
         if (key == null) {
             return "null";
         }
-        StringBuilder text = new StringBuilder("\"");
+        StringBuilder text = new StringBuilder(quotes);
         int end = Math.min(key.length(), SHOWN);
         for (int i = 0; i < end; i++) {
             char c = key.charAt(i);
@@ -169,7 +174,7 @@ public final class Keys {
                 text.append(c);
             }
         }
-        text.append('"');
+        text.append(quotes);
         if (key.length() > SHOWN) {
             text.append("... (").append(key.length()).append(" characters)");
         }

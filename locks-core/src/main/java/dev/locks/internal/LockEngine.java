@@ -99,8 +99,8 @@ public final class LockEngine implements AutoCloseable {
         this.observer = settings.observer();
         this.observing = observer != LocksObserver.NONE;
         this.table = new LockTable(this::staleRemoved);
-        this.remote = store == null ? null : new RemoteLocks(store, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
+        this.remote = store == null ? null : new RemoteLocks(store, clock, maintenance);
         if (!settings.cleanupInterval().isZero()) {
             maintenance.every(settings.cleanupInterval(), this::sweep);
         }
@@ -374,18 +374,18 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
-    /** The watchdog's renewal of a batch: in the table, then in the store; losses there mark the lease. */
-    private void renew(List<LockEntry> batch, long nowNanos) {
-        for (LockEntry entry : batch) {
-            table.renew(entry, nowNanos);
-        }
+    /**
+     * The watchdog's renewal of a batch: in the table, which is the whole truth in memory; with a store, in
+     * the store first, and each lease moves forward only as far as the store confirmed it.
+     */
+    private void renew(List<LockEntry> batch, long selectedNanos) {
         if (remote != null) {
-            Set<String> lost = remote.renew(batch);
-            for (LockEntry entry : batch) {
-                if (lost.contains(entry.key())) {
-                    entry.markLost();
-                }
-            }
+            remote.renew(batch, table);
+            return;
+        }
+        long now = clock.nanoTime();
+        for (LockEntry entry : batch) {
+            table.renew(entry, now, now);
         }
     }
 
@@ -500,7 +500,7 @@ public final class LockEngine implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        maintenance.close();
+        maintenance.close(); // pending release retries end too: the node's remaining locks go below
         if (remote != null) {
             List<LockEntry> held = new ArrayList<>();
             for (LockEntry entry : table.entries()) {
@@ -508,7 +508,7 @@ public final class LockEngine implements AutoCloseable {
                     held.add(entry);
                     if (held.size() == settings.batchSize()) {
                         remote.release(held);
-                        held.clear();
+                        held = new ArrayList<>();
                     }
                 }
             }
