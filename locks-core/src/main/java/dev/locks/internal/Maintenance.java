@@ -28,6 +28,11 @@ final class Maintenance implements AutoCloseable {
         scheduler().scheduleWithFixedDelay(guarded(task), nanos, nanos, TimeUnit.NANOSECONDS);
     }
 
+    /** Whether {@link #close()} was called: nothing runs any more. */
+    synchronized boolean isClosed() {
+        return closed;
+    }
+
     /** Runs {@code task} once after {@code delayNanos}; nothing once closed. */
     synchronized void after(long delayNanos, Runnable task) {
         if (closed) {

@@ -119,6 +119,11 @@ final class RemoteLocks implements AutoCloseable {
         try {
             return store.release(ownerships(entries));
         } catch (LockUnavailableException e) {
+            if (maintenance.isClosed()) { // the registry is closing: nothing is left to retry it
+                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(entries))
+                        + " in the lock store; they expire after their lease", e);
+                return Set.of();
+            }
             LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(entries))
                     + " in the lock store; retrying in the background until it succeeds or their lease ran out", e);
             retryRelease(List.copyOf(entries), FIRST_RETRY_NANOS);
