@@ -6,13 +6,19 @@ import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException
 import dev.locks.LockRegistry;
 import java.util.List;
 import java.util.stream.IntStream;
+import dev.locks.redis.test.RedisServerExtension;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /** {@code locks.max-keys} and {@code locks.max-key-length}: defaults, wiring into the registry, validation. */
 class KeyLimitPropertiesTests {
+
+    @RegisterExtension
+    static final RedisServerExtension redis = new RedisServerExtension();
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class));
@@ -40,6 +46,23 @@ class KeyLimitPropertiesTests {
                     .withMessageContaining("key at position 1").withMessageContaining("locks.max-key-length (4)");
             registry.acquire(List.of("abcd", "a")).close();
         });
+    }
+
+    @Test
+    void limitsShouldReachTheRedisRegistryToo() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(DataRedisAutoConfiguration.class, LocksAutoConfiguration.class))
+                .withPropertyValues("spring.data.redis.host=127.0.0.1", "spring.data.redis.port=" + redis.port(),
+                        "spring.data.redis.timeout=500ms", "locks.max-keys=2", "locks.max-key-length=4")
+                .run(context -> {
+                    LockRegistry registry = context.getBean(LockRegistry.class);
+                    assertThat(registry.backend()).isEqualTo("redis");
+                    assertThatIllegalArgumentException().isThrownBy(() -> registry.acquire(List.of("a", "b", "c")))
+                            .withMessageContaining("locks.max-keys");
+                    assertThatIllegalArgumentException().isThrownBy(() -> registry.acquire(List.of("abcde")))
+                            .withMessageContaining("locks.max-key-length (4)");
+                    registry.acquire(List.of("abcd", "a")).close();
+                });
     }
 
     @Test
