@@ -30,21 +30,33 @@ public interface LockRegistry {
      *
      * @throws LockTimeoutException if the keys could not all be taken within the retries or wait time
      * @throws LockUnavailableException if the backend cannot be reached
+     * @throws java.util.concurrent.CancellationException if the thread is or becomes interrupted when it
+     *         would have to wait (see {@link #acquire(Collection, AcquireOptions)})
      */
     Lease acquire(Collection<String> keys);
 
     /**
      * Acquires every key, trying again as {@code options} allow. Returns only when every key is held.
      *
+     * <p>The first attempt is always made, whatever the thread's interrupt status: an interrupted thread
+     * still takes free keys, and no round trip to the backend fails because of the status. A thread that is
+     * interrupted, or becomes interrupted, when it would have to wait stops waiting at once.
+     *
      * @throws LockTimeoutException if the keys could not all be taken within the retries or wait time;
      *         nothing stays locked
      * @throws LockUnavailableException if the backend cannot be reached
-     * @throws IllegalArgumentException for an invalid key, or a retry interval function that returns a
-     *         negative or {@code null} pause
+     * @throws java.util.concurrent.CancellationException if the thread is or becomes interrupted when it
+     *         would have to wait; its interrupt status stays set, nothing stays locked
+     * @throws IllegalArgumentException for an invalid key (null, blank, longer than the registry's key length
+     *         limit, or not well-formed UTF-16), more distinct keys than the registry's limit, or a retry
+     *         interval function that returns a negative or {@code null} pause
      */
     Lease acquire(Collection<String> keys, AcquireOptions options);
 
-    /** Makes one attempt and never waits: the lease, or empty when some key is held by someone else. */
+    /**
+     * Makes one attempt and never waits: the lease, or empty when some key is held by someone else. The
+     * thread's interrupt status is ignored (and kept).
+     */
     Optional<Lease> tryAcquire(Collection<String> keys);
 
     /**

@@ -22,11 +22,23 @@ public class LockTimeoutException extends LocksException {
      * @param advice which option to raise, as a sentence for the message
      */
     public LockTimeoutException(List<String> keys, int attempts, Duration elapsed, String advice) {
-        super("Could not acquire " + keys + " after " + attempts + (attempts == 1 ? " attempt" : " attempts")
+        super("Could not acquire " + listed(keys) + " after " + attempts + (attempts == 1 ? " attempt" : " attempts")
                 + " in " + elapsed.toMillis() + " ms: another owner holds them. " + advice);
         this.keys = List.copyOf(keys);
         this.attempts = attempts;
         this.elapsed = elapsed;
+    }
+
+    /** At most 10 keys, then "and N more": a request for many keys never makes a huge message. */
+    private static String listed(List<String> keys) {
+        StringBuilder text = new StringBuilder("[");
+        for (int i = 0; i < Math.min(10, keys.size()); i++) {
+            text.append(i == 0 ? "" : ", ").append(keys.get(i));
+        }
+        if (keys.size() > 10) {
+            text.append(", and ").append(keys.size() - 10).append(" more");
+        }
+        return text.append(']').toString();
     }
 
     /** The keys asked for. */

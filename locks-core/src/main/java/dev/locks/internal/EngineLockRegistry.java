@@ -105,6 +105,8 @@ public abstract class EngineLockRegistry implements LockRegistry, AutoCloseable 
         private boolean watchdog;
         private LocksClock clock = LocksClock.system();
         private LocksObserver observer = LocksObserver.NONE;
+        private int maxKeys = Keys.Limits.DEFAULT.maxKeys();
+        private int maxKeyLength = Keys.Limits.DEFAULT.maxKeyLength();
 
         protected Builder() {
         }
@@ -146,13 +148,32 @@ public abstract class EngineLockRegistry implements LockRegistry, AutoCloseable 
         }
 
         /**
+         * How many distinct keys one acquire may take; default 1,000. A request for more is an
+         * {@link IllegalArgumentException} before anything is locked, so that one bad request cannot stall a
+         * shared server.
+         */
+        public B maxKeys(int maxKeys) {
+            this.maxKeys = maxKeys;
+            return self();
+        }
+
+        /**
+         * How many characters a key may have; default 1,024. A longer key is an {@link IllegalArgumentException}
+         * naming its position, before anything is locked.
+         */
+        public B maxKeyLength(int maxKeyLength) {
+            this.maxKeyLength = maxKeyLength;
+            return self();
+        }
+
+        /**
          * The engine's settings for the backend named {@code backend}.
          *
          * @throws IllegalArgumentException naming the setting that is invalid
          */
         protected LockEngine.Settings settings(String backend) {
             return new LockEngine.Settings(backend, defaultOptions, cleanupInterval, cleanupBatchSize, watchdog,
-                    clock, observer);
+                    clock, observer, new Keys.Limits(maxKeys, maxKeyLength));
         }
 
         @SuppressWarnings("unchecked")

@@ -44,12 +44,20 @@ public final class LockEngine implements AutoCloseable {
      * @param watchdog whether to renew live owners' locks
      * @param clock the time source
      * @param observer the events' receiver
+     * @param keyLimits how many keys an acquire takes at most, and how long each may be
      */
     public record Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
-            boolean watchdog, LocksClock clock, LocksObserver observer) {
+            boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits) {
+
+        /** With the {@linkplain Keys.Limits#DEFAULT default key limits}. */
+        public Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
+                boolean watchdog, LocksClock clock, LocksObserver observer) {
+            this(backend, defaults, cleanupInterval, batchSize, watchdog, clock, observer, Keys.Limits.DEFAULT);
+        }
 
         public Settings {
             Objects.requireNonNull(backend, "backend");
+            Objects.requireNonNull(keyLimits, "keyLimits");
             Objects.requireNonNull(defaults, "defaultOptions");
             Objects.requireNonNull(clock, "clock");
             if (cleanupInterval == null || cleanupInterval.isNegative()) {
@@ -91,8 +99,8 @@ public final class LockEngine implements AutoCloseable {
         this.observer = settings.observer();
         this.observing = observer != LocksObserver.NONE;
         this.table = new LockTable(this::staleRemoved);
-        this.remote = store == null ? null : new RemoteLocks(store, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
+        this.remote = store == null ? null : new RemoteLocks(store, clock, maintenance);
         if (!settings.cleanupInterval().isZero()) {
             maintenance.every(settings.cleanupInterval(), this::sweep);
         }
@@ -126,14 +134,13 @@ public final class LockEngine implements AutoCloseable {
     public Lease acquire(Collection<String> keys, AcquireOptions options) {
         Objects.requireNonNull(options, "options");
         String solo = soloKey(keys);
-        String[] sorted = solo == null ? Keys.normalize(keys) : null;
+        String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         ensureOpen();
         long timeoutNanos = timeoutNanos(options);
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
         long start = clock.nanoTime();
-        boolean interrupted = false;
         try {
             Waiter waiter = null;
             for (int attempt = 0; ; attempt++) {
@@ -148,6 +155,10 @@ public final class LockEngine implements AutoCloseable {
                     throw Retries.timeout(solo == null ? sorted : new String[] {solo}, attempt + 1,
                             Duration.ofNanos(clock.nanoTime() - start), options, blocked(blocker));
                 }
+                if (Thread.currentThread().isInterrupted()) {
+                    throw Retries.cancelled(solo == null ? sorted : new String[] {solo}, attempt + 1,
+                            Duration.ofNanos(clock.nanoTime() - start));
+                }
                 if (pause == 0) {
                     continue;
                 }
@@ -157,7 +168,7 @@ public final class LockEngine implements AutoCloseable {
                 if (!blocker.addWaiter(waiter)) {
                     continue; // released meanwhile: that is the early wake-up
                 }
-                interrupted |= waiter.await(pause);
+                waiter.await(pause); // an interrupt ends it: the check above then throws
             }
         } catch (LockTimeoutException e) {
             observe(AcquireResult.TIMEOUT, start);
@@ -165,17 +176,13 @@ public final class LockEngine implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             observe(AcquireResult.ERROR, start);
             throw e;
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 
     /** See {@link dev.locks.LockRegistry#tryAcquire(Collection)}. */
     public Optional<Lease> tryAcquire(Collection<String> keys) {
         String solo = soloKey(keys);
-        String[] sorted = solo == null ? Keys.normalize(keys) : null;
+        String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         ensureOpen();
         long timeoutNanos = timeoutNanos(settings.defaults());
         if (watchdog != null) {
@@ -211,7 +218,8 @@ public final class LockEngine implements AutoCloseable {
         if (remote != null || keys == null || keys.size() != 1) {
             return null;
         }
-        return Keys.requireValid(keys instanceof List<String> list ? list.get(0) : keys.iterator().next(), 0);
+        return Keys.requireValid(keys instanceof List<String> list ? list.get(0) : keys.iterator().next(), 0,
+                settings.keyLimits());
     }
 
     /** One attempt, on the one-key path or over sorted keys: the lease, or {@link Blocked}. */
@@ -366,18 +374,18 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
-    /** The watchdog's renewal of a batch: in the table, then in the store; losses there mark the lease. */
-    private void renew(List<LockEntry> batch, long nowNanos) {
-        for (LockEntry entry : batch) {
-            table.renew(entry, nowNanos);
-        }
+    /**
+     * The watchdog's renewal of a batch: in the table, which is the whole truth in memory; with a store, in
+     * the store first, and each lease moves forward only as far as the store confirmed it.
+     */
+    private void renew(List<LockEntry> batch, long selectedNanos) {
         if (remote != null) {
-            Set<String> lost = remote.renew(batch);
-            for (LockEntry entry : batch) {
-                if (lost.contains(entry.key())) {
-                    entry.markLost();
-                }
-            }
+            remote.renew(batch, table);
+            return;
+        }
+        long now = clock.nanoTime();
+        for (LockEntry entry : batch) {
+            table.renew(entry, now, now);
         }
     }
 
@@ -492,7 +500,7 @@ public final class LockEngine implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        maintenance.close();
+        maintenance.close(); // pending release retries end too: the node's remaining locks go below
         if (remote != null) {
             List<LockEntry> held = new ArrayList<>();
             for (LockEntry entry : table.entries()) {
@@ -500,7 +508,7 @@ public final class LockEngine implements AutoCloseable {
                     held.add(entry);
                     if (held.size() == settings.batchSize()) {
                         remote.release(held);
-                        held.clear();
+                        held = new ArrayList<>();
                     }
                 }
             }

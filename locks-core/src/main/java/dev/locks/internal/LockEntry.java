@@ -156,9 +156,15 @@ class LockEntry implements Blocker {
         return (long) EXPIRES.getVolatile(this);
     }
 
-    /** Pushes the expiry to {@code now + timeout}; call only while holding this entry's monitor. */
-    void renew(long nowNanos) {
-        EXPIRES.setVolatile(this, deadline(nowNanos, timeoutNanos));
+    /**
+     * Pushes the expiry to {@code renewedNanos + timeout}, never backwards; call only while holding this
+     * entry's monitor, and only for a renewal that was confirmed before the lease ran out.
+     */
+    void renew(long renewedNanos) {
+        long renewed = deadline(renewedNanos, timeoutNanos);
+        if (renewed - expiresNanos() > 0) {
+            EXPIRES.setVolatile(this, renewed);
+        }
     }
 
     long token() {

@@ -132,12 +132,21 @@ final class LockTable {
         return true;
     }
 
-    /** Extends a live entry's expiry, unless it was removed meanwhile. */
-    void renew(LockEntry entry, long nowNanos) {
+    /**
+     * Extends a live entry's lease to {@code renewedNanos} plus its timeout, as the store (or, in memory, the
+     * table itself) confirmed at {@code confirmedNanos}; unless it was removed meanwhile, or its lease ran out
+     * before the confirmation: a lease that ran out is never revived, even before anyone else took its key.
+     *
+     * @param renewedNanos when the renewal was sent (no later than the store applied it)
+     * @return whether the lease was extended
+     */
+    boolean renew(LockEntry entry, long renewedNanos, long confirmedNanos) {
         synchronized (entry) {
-            if (!entry.isLost() && !entry.isReleasing()) {
-                entry.renew(nowNanos);
+            if (entry.isLost() || entry.isReleasing() || entry.isExpired(confirmedNanos)) {
+                return false;
             }
+            entry.renew(renewedNanos);
+            return true;
         }
     }
 

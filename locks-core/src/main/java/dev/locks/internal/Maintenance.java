@@ -13,6 +13,7 @@ final class Maintenance implements AutoCloseable {
 
     private final String name;
     private ScheduledExecutorService scheduler;
+    private boolean closed;
 
     Maintenance(String name) {
         this.name = name;
@@ -20,13 +21,21 @@ final class Maintenance implements AutoCloseable {
 
     /** Runs {@code task} every {@code period}, the first time after one period. */
     synchronized void every(Duration period, Runnable task) {
+        if (closed) {
+            return;
+        }
         long nanos = period.toNanos();
         scheduler().scheduleWithFixedDelay(guarded(task), nanos, nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** Runs {@code task} once after {@code delayNanos}. */
+    /** Whether {@link #close()} was called: nothing runs any more. */
+    synchronized boolean isClosed() {
+        return closed;
+    }
+
+    /** Runs {@code task} once after {@code delayNanos}; nothing once closed. */
     synchronized void after(long delayNanos, Runnable task) {
-        if (scheduler != null && scheduler.isShutdown()) {
+        if (closed) {
             return;
         }
         scheduler().schedule(guarded(task), delayNanos, TimeUnit.NANOSECONDS);
@@ -57,15 +66,23 @@ final class Maintenance implements AutoCloseable {
         };
     }
 
-    /** Stops the thread and waits briefly for a running task to end. */
+    /**
+     * Stops the thread and waits briefly for a running task to end (outside this object's monitor, so that
+     * the task can still try to schedule its next run, which is then refused).
+     */
     @Override
-    public synchronized void close() {
-        if (scheduler == null) {
+    public void close() {
+        ScheduledExecutorService running;
+        synchronized (this) {
+            closed = true;
+            running = scheduler;
+        }
+        if (running == null) {
             return;
         }
-        scheduler.shutdownNow();
+        running.shutdownNow();
         try {
-            scheduler.awaitTermination(5, TimeUnit.SECONDS);
+            running.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

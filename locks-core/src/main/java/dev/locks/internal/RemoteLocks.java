@@ -27,9 +27,13 @@ import java.util.concurrent.atomic.AtomicLong;
 final class RemoteLocks implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(RemoteLocks.class.getName());
+    /** The first pause before a failed release is tried again; it doubles up to {@link #MAX_RETRY_NANOS}. */
+    static final long FIRST_RETRY_NANOS = 50_000_000L;
+    static final long MAX_RETRY_NANOS = 2_000_000_000L;
 
     private final RemoteLockStore store;
     private final LocksClock clock;
+    private final Maintenance maintenance;
     private final String node;
     private final String nodeId;
     private final AtomicLong leases = new AtomicLong();
@@ -37,9 +41,11 @@ final class RemoteLocks implements AutoCloseable {
     private final RemoteWaiters waiters = new RemoteWaiters();
     private final boolean notified;
 
-    RemoteLocks(RemoteLockStore store, LocksClock clock) {
+    /** @param maintenance the engine's background thread, which retries releases that failed */
+    RemoteLocks(RemoteLockStore store, LocksClock clock, Maintenance maintenance) {
         this.store = store;
         this.clock = clock;
+        this.maintenance = maintenance;
         this.node = ProcessHandle.current().pid() + "@" + hostName();
         this.nodeId = node + "/" + UUID.randomUUID().toString().substring(0, 8);
         this.notified = store.subscribe(waiters::released, this::subscribed);
@@ -99,7 +105,10 @@ final class RemoteLocks implements AutoCloseable {
     }
 
     /**
-     * Releases entries whose last local hold went. An unreachable store is logged: its leases expire.
+     * Releases entries whose last local hold went. When the store cannot be reached, the release is retried
+     * in the background, with back-off, until it succeeds or the leases ran out (SPEC section 3), so that a
+     * short outage does not keep the keys blocked for a whole lock timeout; the store's release is
+     * conditional on the owner, so a late retry never frees a key that is someone else's by then.
      *
      * @return the keys the store says their owner no longer held
      */
@@ -110,19 +119,59 @@ final class RemoteLocks implements AutoCloseable {
         try {
             return store.release(ownerships(entries));
         } catch (LockUnavailableException e) {
-            LOG.log(Level.WARNING, () -> "could not release " + keys(entries)
-                    + " in the lock store; they expire after their lock timeout", e);
+            if (maintenance.isClosed()) { // the registry is closing: nothing is left to retry it
+                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(entries))
+                        + " in the lock store; they expire after their lease", e);
+                return Set.of();
+            }
+            LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(entries))
+                    + " in the lock store; retrying in the background until it succeeds or their lease ran out", e);
+            retryRelease(List.copyOf(entries), FIRST_RETRY_NANOS);
             return Set.of();
         }
     }
 
-    /** Renews live entries in the store; returns the keys lost meanwhile (empty when unreachable: retried). */
-    Set<String> renew(List<LockEntry> entries) {
+    /** Releases again, after {@code delayNanos}, those of {@code entries} whose lease has not run out. */
+    private void retryRelease(List<LockEntry> entries, long delayNanos) {
+        maintenance.after(delayNanos, () -> {
+            long now = clock.nanoTime();
+            List<LockEntry> left = entries.stream().filter(entry -> !entry.isExpired(now)).toList();
+            if (left.isEmpty()) {
+                return; // expired in the store by now: nothing left to free
+            }
+            try {
+                store.release(ownerships(left));
+                LOG.log(Level.INFO, () -> "released " + Keys.describe(keys(left)) + " in the lock store, late");
+            } catch (LockUnavailableException e) {
+                retryRelease(left, Math.min(2 * delayNanos, MAX_RETRY_NANOS));
+            }
+        });
+    }
+
+    /**
+     * Renews live entries in the store, and moves each lease forward only as far as the store confirmed it:
+     * to the time the renewal was sent plus its timeout, and only if the answer came before the lease ran
+     * out (SPEC section 3, "A lease is only as long as the backend confirmed it"). Entries the store says
+     * their owner no longer holds are marked lost. An unreachable store confirms nothing: the leases keep
+     * their confirmed end, and run out at it unless a later pass gets through in time.
+     */
+    void renew(List<LockEntry> entries, LockTable table) {
+        long sent = clock.nanoTime();
+        Set<String> lost;
         try {
-            return store.renew(ownerships(entries));
+            lost = store.renew(ownerships(entries));
         } catch (LockUnavailableException e) {
-            LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store", e);
-            return Set.of();
+            LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store; "
+                    + "their leases end as last confirmed unless a later renewal gets through in time", e);
+            return;
+        }
+        long answered = clock.nanoTime();
+        for (LockEntry entry : entries) {
+            if (lost.contains(entry.key())) {
+                entry.markLost();
+            } else {
+                table.renew(entry, sent, answered);
+            }
         }
     }
 

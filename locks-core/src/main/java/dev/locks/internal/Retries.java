@@ -5,6 +5,7 @@ import dev.locks.LockTimeoutException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 
 /** When an acquire tries again, and what it says when it gives up: the retries and the wait time. */
 final class Retries {
@@ -33,6 +34,17 @@ final class Retries {
             return -1;
         }
         return Math.min(options.pauseAfter(failedAttempt).toNanos(), left);
+    }
+
+    /**
+     * The exception of an acquire whose thread is interrupted when it would have to wait: it stops at once,
+     * holding nothing, and its interrupt status stays set (SPEC section 3, "Interrupts").
+     */
+    static CancellationException cancelled(String[] keys, int attempts, Duration elapsed) {
+        return new CancellationException("acquire of " + Keys.describe(List.of(keys))
+                + " stopped waiting: the thread was interrupted after " + attempts
+                + (attempts == 1 ? " attempt" : " attempts") + " in " + elapsed.toMillis()
+                + " ms; nothing is held and the interrupt status stays set");
     }
 
     /**

@@ -39,24 +39,21 @@ final class Waiter {
     }
 
     /**
-     * Parks until signalled or {@code nanos} have passed (real time). Permits left over from earlier
-     * registrations do not end the wait early; an interrupt does not either, and stays set.
+     * Parks until signalled, interrupted or {@code nanos} have passed (real time). Permits left over from
+     * earlier registrations do not end the wait early. The interrupt status is left as it is: the caller
+     * checks it and stops waiting.
      *
-     * @return whether the thread was interrupted meanwhile (the caller restores the flag)
+     * @return whether the thread is interrupted
      */
     boolean await(long nanos) {
-        boolean interrupted = false;
         long deadline = System.nanoTime() + nanos;
-        while (!signalled) {
+        while (!signalled && !thread.isInterrupted()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 break;
             }
             LockSupport.parkNanos(this, left);
-            if (Thread.interrupted()) {
-                interrupted = true;
-            }
         }
-        return interrupted;
+        return thread.isInterrupted();
     }
 }

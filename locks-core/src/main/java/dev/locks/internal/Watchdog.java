@@ -10,7 +10,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * Renews the locks of live owners, so that long work keeps its lock while a dead owner's lock still turns
  * stale after at most its lock timeout. One task walks the table every third of the shortest lock timeout
  * in use; a lock is renewed once a third of its timeout has passed since its last renewal. Locks of dead
- * owners, of leases handed to async work (detached) and infinite locks are left alone.
+ * owners, of leases handed to async work (detached), infinite locks and leases that ran out are left alone: a
+ * lease that ran out is never renewed or revived (its key may be another owner's by now).
  */
 final class Watchdog {
 
@@ -72,7 +73,7 @@ final class Watchdog {
         List<LockEntry> batch = new ArrayList<>();
         for (LockEntry entry : table.entries()) {
             if (entry.timeoutNanos != Long.MAX_VALUE && !entry.isDetached() && !entry.isLost()
-                    && entry.token() != 0 && entry.acquirer.isAlive()
+                    && entry.token() != 0 && !entry.isExpired(now) && entry.acquirer.isAlive()
                     && entry.expiresNanos() - now < entry.timeoutNanos - entry.timeoutNanos / 3) {
                 batch.add(entry);
                 if (batch.size() == batchSize) {

@@ -189,7 +189,7 @@ final class RedisComputeStore {
 
     private <T> T call(Supplier<String> what, Supplier<T> command) {
         try {
-            return command.get();
+            return RedisRoundTrip.call(command); // whatever the caller's interrupt status
         } catch (DataAccessException e) {
             throw new LockUnavailableException("Redis compute cache (key prefix '" + prefix + "') could not "
                     + what.get() + ": " + e.getMessage() + " (is Redis reachable? see spring.data.redis.*)", e);

@@ -80,10 +80,10 @@ final class RedisLockStore implements RemoteLockStore {
         scriptKeys.add(space.fencingCounter());
         long result;
         try {
-            result = redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(), owner.description(),
-                    Long.toString(leaseMillis));
+            result = RedisRoundTrip.call(() -> redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(),
+                    owner.description(), Long.toString(leaseMillis)), () -> releaseQuietly(keys, owner));
         } catch (DataAccessException e) {
-            throw undone(keys, owner, unavailable("acquire " + keys, e));
+            throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
         }
         return result > 0 ? Attempt.taken(result) : Attempt.heldBy(keys.get((int) -result - 1));
     }
@@ -95,16 +95,29 @@ final class RedisLockStore implements RemoteLockStore {
      * script ever ran) expire after their lease.
      */
     private LockUnavailableException undone(List<String> keys, Owner owner, LockUnavailableException failure) {
-        List<Ownership> ownerships = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            ownerships.add(new Ownership(key, owner.id(), 0));
-        }
         try {
-            release(ownerships);
+            release(ownerships(keys, owner));
         } catch (LockUnavailableException e) {
             failure.addSuppressed(e);
         }
         return failure;
+    }
+
+    /** Undoes an acquire an interrupt cut off, before it is sent again; a failure shows in the next send. */
+    private void releaseQuietly(List<String> keys, Owner owner) {
+        try {
+            release(ownerships(keys, owner));
+        } catch (LockUnavailableException ignored) {
+            // the acquire sent again fails the same way, and is undone then
+        }
+    }
+
+    private static List<Ownership> ownerships(List<String> keys, Owner owner) {
+        List<Ownership> ownerships = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            ownerships.add(new Ownership(key, owner.id(), 0));
+        }
+        return ownerships;
     }
 
     @Override
@@ -123,7 +136,7 @@ final class RedisLockStore implements RemoteLockStore {
         for (Ownership ownership : keys) {
             scriptKeys.add(space.waiting(ownership.key()));
         }
-        return keysAt(keys, call(() -> "release " + keysOf(keys),
+        return keysAt(keys, call(() -> "release " + Keys.describe(keysOf(keys)),
                 () -> redis.execute(LockScripts.RELEASE, scriptKeys, args)));
     }
 
@@ -245,9 +258,10 @@ final class RedisLockStore implements RemoteLockStore {
         }
     }
 
+    /** One round trip, whatever the caller's interrupt status; every command here is safe to send again. */
     private <T> T call(Supplier<String> what, Supplier<T> command) {
         try {
-            return command.get();
+            return RedisRoundTrip.repeatable(command);
         } catch (DataAccessException e) {
             throw unavailable(what.get(), e);
         }

@@ -58,6 +58,15 @@ public class LocksProperties implements InitializingBean {
      */
     private int aspectOrder = DEFAULT_ASPECT_ORDER;
 
+    /**
+     * How many distinct keys one acquire may take; a request for more fails before anything is locked, so that
+     * one bad request cannot stall a shared server.
+     */
+    private int maxKeys = 1000;
+
+    /** How many characters a key may have; a longer key fails, naming its position, before anything is locked. */
+    private int maxKeyLength = 1024;
+
     private final Watchdog watchdog = new Watchdog();
 
     private final Cleanup cleanup = new Cleanup();
@@ -98,6 +107,8 @@ public class LocksProperties implements InitializingBean {
             throw new InvalidConfigurationPropertyValueException("locks.cleanup.batch-size", cleanup.batchSize,
                     "Must be at least 1: the number of locks the sweeper examines per batch.");
         }
+        requireAtLeastOne("locks.max-keys", maxKeys, "the number of distinct keys one acquire may take");
+        requireAtLeastOne("locks.max-key-length", maxKeyLength, "the number of characters a key may have");
         requirePositive("locks.compute.timeout", compute.timeout);
         requireNonNegative("locks.compute.default-ttl", compute.defaultTtl);
         if (compute.maxEntries <= 0) {
@@ -112,6 +123,12 @@ public class LocksProperties implements InitializingBean {
         }
         catch (IllegalArgumentException ex) {
             throw new InvalidConfigurationPropertyValueException(property, value, ex.getMessage());
+        }
+    }
+
+    private static void requireAtLeastOne(String property, int value, String meaning) {
+        if (value <= 0) {
+            throw new InvalidConfigurationPropertyValueException(property, value, "Must be at least 1: " + meaning + ".");
         }
     }
 
@@ -189,6 +206,22 @@ public class LocksProperties implements InitializingBean {
 
     public void setAspectOrder(int aspectOrder) {
         this.aspectOrder = aspectOrder;
+    }
+
+    public int getMaxKeys() {
+        return maxKeys;
+    }
+
+    public void setMaxKeys(int maxKeys) {
+        this.maxKeys = maxKeys;
+    }
+
+    public int getMaxKeyLength() {
+        return maxKeyLength;
+    }
+
+    public void setMaxKeyLength(int maxKeyLength) {
+        this.maxKeyLength = maxKeyLength;
     }
 
     public Watchdog getWatchdog() {

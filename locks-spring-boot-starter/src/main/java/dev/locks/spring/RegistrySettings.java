@@ -8,7 +8,7 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * What every backend's registry bean takes from the application, the same for each: the default options of
- * {@code locks.*}, the sweep batch size and the watchdog, a {@link LocksClock} bean if any, and every
+ * {@code locks.*}, the key limits, the sweep batch size and the watchdog, a {@link LocksClock} bean if any, and every
  * {@link LocksObserver} bean composed in order. The registry never sweeps by itself: the starter's scheduled
  * sweeper does, unless {@code locks.cleanup.enabled=false}.
  */
@@ -22,6 +22,8 @@ final class RegistrySettings {
         return builder.defaultOptions(properties.toAcquireOptions())
                 .cleanupInterval(Duration.ZERO)
                 .cleanupBatchSize(properties.getCleanup().getBatchSize())
+                .maxKeys(properties.getMaxKeys())
+                .maxKeyLength(properties.getMaxKeyLength())
                 .watchdog(properties.getWatchdog().isEnabled())
                 .clock(clock.getIfAvailable(LocksClock::system))
                 .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));

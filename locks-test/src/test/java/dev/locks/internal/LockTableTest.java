@@ -29,15 +29,28 @@ class LockTableTest {
     @Test
     void entryRenewedAfterItWasJudgedStaleShouldSurvive() {
         LockEntry entry = take("k", SECOND);
-        clock.advance(Duration.ofSeconds(2));
+        clock.advance(Duration.ofSeconds(1));
         long judgedAt = clock.nanoTime();
         assertThat(entry.staleReason(judgedAt)).isNotNull();
 
-        table.renew(entry, judgedAt);
+        long watchdogsReading = judgedAt - 50_000_000L; // the renewal read the clock before the lease ran out
+        assertThat(table.renew(entry, watchdogsReading, watchdogsReading)).isTrue();
 
         assertThat(table.removeIfStale(entry, judgedAt, Remover.SWEEP)).isFalse();
         assertThat(table.get("k")).isSameAs(entry);
         assertThat(entry.isLost()).isFalse();
+    }
+
+    @Test
+    void leaseThatRanOutShouldNeverBeRenewed() {
+        LockEntry entry = take("k", SECOND);
+        long sent = clock.nanoTime() + 900_000_000L;
+        clock.advance(Duration.ofSeconds(1));
+        long expiry = entry.expiresNanos();
+
+        assertThat(table.renew(entry, sent, clock.nanoTime())).as("confirmed only after it ran out").isFalse();
+        assertThat(table.renew(entry, clock.nanoTime(), clock.nanoTime())).isFalse();
+        assertThat(entry.expiresNanos()).isEqualTo(expiry);
     }
 
     @Test

@@ -281,35 +281,6 @@ class LocalLockRegistryTest {
     }
 
     @Test
-    void interruptShouldNotAbortTheWaitAndShouldStaySet() throws Exception {
-        LocalLockRegistry registry = manualClockRegistry();
-        CountDownLatch release = new CountDownLatch(1);
-        threads.start(() -> {
-            try (Lease lease = registry.acquire(List.of("k"))) {
-                release.await();
-            }
-            return null;
-        });
-        await().atMost(Threads.BOUND).until(() -> registry.heldCount() == 1);
-        CountDownLatch waiting = new CountDownLatch(1);
-        Future<Boolean> waiter = threads.start(() -> {
-            Thread.currentThread().interrupt();
-            waiting.countDown();
-            try (Lease lease = registry.acquire(List.of("k"), AcquireOptions.defaults().withInfiniteRetries()
-                    .withRetryInterval(Duration.ofMillis(20)))) {
-                return Thread.currentThread().isInterrupted();
-            }
-        });
-        waiting.await();
-        Thread.sleep(100);
-        assertThat(waiter).isNotDone();
-
-        release.countDown();
-
-        assertThat(Threads.get(waiter)).isTrue();
-    }
-
-    @Test
     void timestampsShouldBeTheSameInstantWhereverAndWheneverShown() throws Exception {
         LocalLockRegistry registry = registry(LocalLockRegistry.builder().cleanupInterval(Duration.ZERO));
         try (Lease lease = registry.acquire(List.of("k"))) {

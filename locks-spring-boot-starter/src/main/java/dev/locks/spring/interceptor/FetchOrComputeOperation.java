@@ -37,7 +37,8 @@ public final class FetchOrComputeOperation {
     /**
      * The key of this call.
      *
-     * @throws IllegalArgumentException when the expression is {@code null}
+     * @throws IllegalArgumentException when the expression is {@code null}, or of a class that does not
+     *         override {@code Object.toString()}
      */
     String key(MethodInvocation invocation) {
         Object value = expression.getValue(support.context(parameters, invocation));
@@ -45,7 +46,7 @@ public final class FetchOrComputeOperation {
             throw new IllegalArgumentException("@FetchOrCompute key expression '" + text + "' of " + method
                     + " is null: a key must not be null");
         }
-        return value instanceof String string ? string : value.toString();
+        return KeyValues.key(value, "@FetchOrCompute", text, method, -1);
     }
 
     /** The options: the cache's defaults with the annotation's attributes applied. */

@@ -50,7 +50,8 @@ final class LockKeys {
     /**
      * The keys of this call.
      *
-     * @throws IllegalArgumentException when an expression (or an element of its collection) is {@code null}
+     * @throws IllegalArgumentException when an expression (or an element of its collection) is {@code null},
+     *         or of a class that does not override {@code Object.toString()}
      */
     List<String> evaluate(MethodInvocation invocation) {
         if (constant != null) {
@@ -90,6 +91,6 @@ final class LockKeys {
                     + (position < 0 ? " is null" : " yielded null at position " + position)
                     + ": a key must not be null");
         }
-        return value instanceof String string ? string : value.toString();
+        return KeyValues.key(value, "@Locked", texts[expression], method, position);
     }
 }

@@ -1,0 +1,56 @@
+package dev.locks.local;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.AcquireOptions;
+import dev.locks.Lease;
+import dev.locks.contract.Threads;
+import dev.locks.test.ManualClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The watchdog never renews or revives a lease that ran out (SPEC section 3; issue 9, observation 2). */
+class LocalLeaseTest {
+
+    private final ManualClock clock = new ManualClock();
+    private final Threads threads = new Threads();
+    private LocalLockRegistry registry;
+
+    @AfterEach
+    void tearDown() {
+        threads.close();
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    @Test
+    void watchdogShouldNeverReviveALeaseThatRanOut() throws Exception {
+        registry = LocalLockRegistry.builder().clock(clock).watchdog(true).cleanupInterval(Duration.ZERO).build();
+        Lease expired = registry.acquire(List.of("old"),
+                AcquireOptions.defaults().withLockTimeout(Duration.ofSeconds(30)));
+        clock.advance(Duration.ofSeconds(30)); // ran out exactly now; the holder (this thread) is alive
+        Instant expiredAt = expired.expiresAt();
+        assertThat(expired.isHeld()).isFalse();
+
+        Lease live = registry.acquire(List.of("live"),
+                AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(600)));
+        Instant liveEnd = live.expiresAt();
+        clock.advance(Duration.ofMillis(300));
+        await().atMost(Threads.BOUND).until(() -> live.expiresAt().isAfter(liveEnd)); // a watchdog pass ran
+
+        assertThat(expired.isHeld()).as("not revived").isFalse();
+        assertThat(expired.expiresAt()).isEqualTo(expiredAt);
+        Optional<Lease> other = threads.run(() -> registry.tryAcquire(List.of("old")));
+        assertThat(other).as("another thread takes the key that ran out").isPresent();
+        other.get().close();
+        expired.close();
+        live.close();
+        assertThat(registry.heldLocks()).isEmpty();
+    }
+}
