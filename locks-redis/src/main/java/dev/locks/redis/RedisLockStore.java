@@ -146,6 +146,12 @@ final class RedisLockStore implements RemoteLockStore {
 
     @Override
     public List<RemoteLock> scan(int batchSize) {
+        return scan(batchSize, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #scan(int)}, but stops the {@code SCAN} once {@code limit} locks are found. */
+    @Override
+    public List<RemoteLock> scan(int batchSize, int limit) {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
         }
@@ -155,7 +161,7 @@ final class RedisLockStore implements RemoteLockStore {
             Set<String> seen = new HashSet<>(); // SCAN may return a key more than once
             List<String> batch = new ArrayList<>(batchSize);
             try (Cursor<String> cursor = redis.scan(options)) {
-                while (cursor.hasNext()) {
+                while (locks.size() + batch.size() < limit && cursor.hasNext()) {
                     String lockKey = cursor.next();
                     if (space.isLock(lockKey) && seen.add(lockKey)) {
                         batch.add(lockKey);

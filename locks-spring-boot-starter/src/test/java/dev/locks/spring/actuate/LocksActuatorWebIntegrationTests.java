@@ -29,7 +29,7 @@ import org.springframework.http.ResponseEntity;
  * default access of the {@code locks} endpoint (read-only).
  */
 @SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "management.endpoints.web.exposure.include=health,metrics,locks",
+        "locks.endpoint.show-keys=always", "management.endpoints.web.exposure.include=health,metrics,locks",
         "management.endpoint.health.show-details=always" })
 @AutoConfigureTestRestTemplate
 class LocksActuatorWebIntegrationTests {
