@@ -238,6 +238,13 @@ final class RedisLockStore implements RemoteLockStore {
         return true;
     }
 
+    /** Subscribes anew, if subscribed: see {@link RedisLockRegistry#resubscribe()}. */
+    synchronized void resubscribe() {
+        if (subscription != null) {
+            subscription.restart();
+        }
+    }
+
     /** How many times Redis confirmed this node's subscription (tests: it comes back after an outage). */
     synchronized int subscriptionConfirmations() {
         return subscription == null ? 0 : subscription.confirmations();

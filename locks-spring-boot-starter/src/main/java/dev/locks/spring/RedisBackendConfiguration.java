@@ -91,14 +91,24 @@ class RedisBackendConfiguration {
         return RedisSerializer.java(resourceLoader.getClassLoader());
     }
 
-    /** Closes the Redis beans on shutdown, before the connection factory stops. */
+    /**
+     * Closes the Redis beans on shutdown, before the connection factory stops; after a pause or stop of a context
+     * that stays open, subscribes them again when it starts.
+     */
     @Bean
     RedisBackendLifecycle locksRedisBackendLifecycle(ObjectProvider<RedisLockRegistry> registries,
             ObjectProvider<RedisComputeCache> caches, RedisConnectionFactory connectionFactory) {
         List<AutoCloseable> backend = new ArrayList<>();
-        registries.orderedStream().forEach(backend::add);
-        caches.orderedStream().forEach(backend::add);
-        return new RedisBackendLifecycle(backend, connectionFactory);
+        List<Runnable> resubscribe = new ArrayList<>();
+        registries.orderedStream().forEach(registry -> {
+            backend.add(registry);
+            resubscribe.add(registry::resubscribe);
+        });
+        caches.orderedStream().forEach(cache -> {
+            backend.add(cache);
+            resubscribe.add(cache::resubscribe);
+        });
+        return new RedisBackendLifecycle(backend, resubscribe, connectionFactory);
     }
 
     private static String keyPrefix(LocksProperties properties) {
