@@ -14,7 +14,11 @@ import org.springframework.context.EnvironmentAware;
 import org.springframework.core.env.Environment;
 import org.springframework.util.ClassUtils;
 
-/** Logs once, at INFO when the application has started its singletons, which backend it locks with and why. */
+/**
+ * Logs once, at INFO when the application has started its singletons, which backend it locks with and why;
+ * and a WARN when the application has a {@code RedisConnectionFactory} but not {@code dev.locks:locks-redis},
+ * and so locks in memory where it probably meant to lock across nodes.
+ */
 public class LocksStartupReport
         implements SmartInitializingSingleton, BeanFactoryAware, BeanClassLoaderAware, EnvironmentAware {
 
@@ -45,6 +49,10 @@ public class LocksStartupReport
     public void afterSingletonsInstantiated() {
         if (logger.isInfoEnabled()) {
             logger.info(describe());
+        }
+        String missingModule = BackendSelection.missingRedisModuleWarning(environment, beanFactory, classLoader);
+        if (missingModule != null) {
+            logger.warn(missingModule);
         }
     }
 
