@@ -40,12 +40,15 @@ public final class FetchOrComputeOperation {
      * @throws IllegalArgumentException when the expression is {@code null}
      */
     String key(MethodInvocation invocation) {
-        Object value = expression.getValue(support.context(parameters, invocation));
+        Object value = KeyExpressions.evaluate(expression, support.context(parameters, invocation), this::describe);
         if (value == null) {
-            throw new IllegalArgumentException("@FetchOrCompute key expression '" + text + "' of " + method
-                    + " is null: a key must not be null");
+            throw new IllegalArgumentException(describe() + " is null: a key must not be null");
         }
         return value instanceof String string ? string : value.toString();
+    }
+
+    private String describe() {
+        return "@FetchOrCompute key expression '" + text + "' of " + method;
     }
 
     /** The options: the cache's defaults with the annotation's attributes applied. */
