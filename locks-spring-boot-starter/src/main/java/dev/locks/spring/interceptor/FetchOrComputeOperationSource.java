@@ -17,8 +17,9 @@ import org.springframework.expression.Expression;
  *
  * <p>Return types: a value (stored as is); {@code Optional} (its content is stored, an empty one stores
  * nothing, as a {@code null} result, and callers get an {@code Optional} back). Asynchronous and reactive
- * types ({@code CompletableFuture}, {@code Future}, {@code Mono}, ...) and {@code void} are rejected at
- * startup: the cache would store the future, not its value.
+ * types ({@code CompletableFuture}, {@code Future}, {@code Mono}, ...), Kotlin {@code suspend} functions and
+ * {@code void} are rejected at startup: the cache would store the future (or what a suspend function returns at
+ * its first suspension), not the value.
  */
 public class FetchOrComputeOperationSource extends AnnotationOperationSource<FetchOrCompute, FetchOrComputeOperation> {
 
@@ -61,6 +62,12 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
 
     /** Whether the method returns an {@code Optional}; rejects what cannot be stored. */
     private static boolean checkReturnType(Method method, AttributeValues values) {
+        if (ReturnTypes.isSuspending(method)) {
+            throw values.invalid(null, null, "it is a Kotlin suspend function, which finishes on a coroutine after"
+                    + " the call has returned: the cache would store what the call returned first, not the value",
+                    "Make the function non-suspending, or call ComputeCache.fetchOrCompute inside the coroutine (on a"
+                            + " dispatcher that may block, such as Dispatchers.IO).");
+        }
         Class<?> type = method.getReturnType();
         if (type == void.class || type == Void.class) {
             throw values.invalid(null, null, "it returns nothing, so there is no value to store",
