@@ -23,6 +23,8 @@ public final class FetchOrComputeOperation {
 
     private final boolean optional;
 
+    private String name;
+
     FetchOrComputeOperation(String method, KeyExpressions support, MethodParameters parameters, String text,
             Expression expression, UnaryOperator<ComputeOptions> overrides, boolean optional) {
         this.method = method;
@@ -49,6 +51,17 @@ public final class FetchOrComputeOperation {
 
     private String describe() {
         return "@FetchOrCompute key expression '" + text + "' of " + method;
+    }
+
+    /** The {@code name} tag of this method's meters and observation. */
+    String name() {
+        return name;
+    }
+
+    /** Sets the {@code name} tag ({@link FetchOrComputeOperationSource#tagName}); once, when parsed. */
+    FetchOrComputeOperation named(String name) {
+        this.name = name;
+        return this;
     }
 
     /** The options: the cache's defaults with the annotation's attributes applied. */

@@ -40,7 +40,17 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
         MethodParameters parameters = expressions.parameters(method);
         Expression key = values.expression("key", annotation.key(), expressions, parameters);
         return new FetchOrComputeOperation(MethodDescriptions.describe(targetClass, method), expressions, parameters,
-                annotation.key(), key, overrides(annotation, values), optional);
+                annotation.key(), key, overrides(annotation, values), optional)
+                .named(tagName(annotation, method, targetClass));
+    }
+
+    /**
+     * The {@code name} tag of a method's meters and observation: for now {@code <simple class name>.<method
+     * name>}, as for {@code @Locked}; the one place to use the annotation's value namespace ({@code name}) once
+     * {@code @FetchOrCompute} has it.
+     */
+    static String tagName(FetchOrCompute annotation, Method method, Class<?> targetClass) {
+        return MethodDescriptions.tagName(targetClass, method);
     }
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {

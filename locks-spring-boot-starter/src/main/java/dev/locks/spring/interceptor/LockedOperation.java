@@ -14,10 +14,19 @@ public final class LockedOperation {
 
     private final boolean async;
 
-    LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async) {
+    private final String name;
+
+    /** @param name the {@code name} tag of the call's meters and observation */
+    LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String name) {
         this.keys = keys;
         this.overrides = new Overrides<>(overrides);
         this.async = async;
+        this.name = name;
+    }
+
+    /** The {@code name} tag of this method's meters and observation: {@code <simple class name>.<method name>}. */
+    String name() {
+        return name;
     }
 
     /** The keys of this call. */

@@ -34,7 +34,8 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
     protected LockedOperation parse(Locked locked, Method method, Class<?> targetClass) {
         AttributeValues values = new AttributeValues(environment, Locked.class, targetClass, method);
         boolean async = isAsync(method, values);
-        return new LockedOperation(keys(locked.keys(), method, targetClass, values), overrides(locked, values), async);
+        return new LockedOperation(keys(locked.keys(), method, targetClass, values), overrides(locked, values), async,
+                MethodDescriptions.tagName(targetClass, method));
     }
 
     private LockKeys keys(String[] texts, Method method, Class<?> targetClass, AttributeValues values) {
