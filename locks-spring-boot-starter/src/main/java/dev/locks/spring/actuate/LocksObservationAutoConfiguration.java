@@ -1,6 +1,8 @@
 package dev.locks.spring.actuate;
 
 import dev.locks.spring.interceptor.CallObservations;
+import io.micrometer.core.instrument.Meter;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.observation.ObservationRegistry;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -8,6 +10,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProp
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * Auto-configuration of the Observations of annotated calls ({@link LocksObservations}: {@code locks.acquire},
@@ -25,5 +28,33 @@ public final class LocksObservationAutoConfiguration {
     @ConditionalOnMissingBean
     CallObservations locksObservations(ObservationRegistry observationRegistry) {
         return new LocksObservations(observationRegistry);
+    }
+
+    /**
+     * Keeps the {@code locks.*} meters as the contract has them. An observation handler for meters (Spring
+     * Boot registers one with Micrometer) would make a timer of each observation under the observation's name,
+     * {@code locks.acquire} or {@code locks.compute}, with other tags ({@code error}, no {@code result}) than the
+     * meters of that name, plus a {@code .active} long task timer; this filter denies those, so that the
+     * observations reach tracing while the meters stay {@link LocksMetrics}'s alone.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(MeterFilter.class)
+    static class ObservationMeters {
+
+        @Bean
+        @ConditionalOnMissingBean(name = "locksObservationMeterFilter")
+        static MeterFilter locksObservationMeterFilter() {
+            return MeterFilter.deny(ObservationMeters::isObservationMeter);
+        }
+
+        /** A meter that an observation handler made of one of the starter's observations. */
+        static boolean isObservationMeter(Meter.Id id) {
+            String name = id.getName();
+            if (name.equals(CallObservations.ACQUIRE + ".active") || name.equals(CallObservations.COMPUTE + ".active")) {
+                return true;
+            }
+            return (name.equals(CallObservations.ACQUIRE) || name.equals(CallObservations.COMPUTE))
+                    && id.getTag("error") != null;
+        }
     }
 }

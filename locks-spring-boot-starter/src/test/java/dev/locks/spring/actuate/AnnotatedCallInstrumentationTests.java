@@ -7,6 +7,7 @@ import dev.locks.annotation.FetchOrCompute;
 import dev.locks.annotation.Locked;
 import dev.locks.spring.LocksAutoConfiguration;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tag;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationHandler;
 import io.micrometer.observation.ObservationRegistry;
@@ -16,6 +17,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
+import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
@@ -74,6 +76,31 @@ class AnnotatedCallInstrumentationTests {
             assertThat(meters.get("locks.compute").tags("name", "Worker.quote", "outcome", "computed").timer().count())
                     .isOne();
         });
+    }
+
+    @Test
+    void springBootsObservationSetupShouldSeeTheObservationsAndLeaveTheMetersAsTheyAre() {
+        Recorder recorder = new Recorder();
+        runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
+                .withBean(Recorder.class, () -> recorder)
+                .run(context -> {
+                    Worker worker = context.getBean(Worker.class);
+                    worker.work("a");
+                    worker.quote("ACME");
+
+                    assertThat(recorder.stopped).containsKeys("locks.acquire", "locks.compute");
+                    MeterRegistry meters = context.getBean(MeterRegistry.class);
+                    assertThat(meters.find("locks.acquire").meters()).isNotEmpty().allSatisfy(meter -> assertThat(
+                            meter.getId().getTags()).extracting(Tag::getKey).containsExactlyInAnyOrder("backend", "name",
+                                    "result"));
+                    assertThat(meters.find("locks.compute").meters()).isNotEmpty().allSatisfy(meter -> assertThat(
+                            meter.getId().getTags()).extracting(Tag::getKey).containsExactlyInAnyOrder("backend", "name",
+                                    "outcome"));
+                    assertThat(meters.getMeters()).extracting(meter -> meter.getId().getName())
+                            .doesNotContain("locks.acquire.active", "locks.compute.active");
+                    assertThat(meters.get("locks.acquire").tags("name", "Worker.work", "result", "acquired").timer()
+                            .count()).isOne();
+                });
     }
 
     /** Keeps the context of every observation that stopped, by name. */
