@@ -91,8 +91,12 @@ public class LocksStartupReport
         BeanDefinition definition = configurable.getMergedBeanDefinition(beanName);
         MethodMetadata factoryMethod = (definition instanceof AnnotatedBeanDefinition annotated)
                 ? annotated.getFactoryMethodMetadata() : null;
-        return factoryMethod != null && (factoryMethod.getDeclaringClassName().equals(LocalBackendConfiguration.class.getName())
-                || factoryMethod.getDeclaringClassName().equals(RedisBackendConfiguration.class.getName()));
+        if (factoryMethod == null) {
+            return false;
+        }
+        String declaringClass = factoryMethod.getDeclaringClassName();
+        return declaringClass.equals(LocalBackendConfiguration.class.getName())
+                || declaringClass.equals(RedisBackendConfiguration.class.getName());
     }
 
     /** The line that is logged. */

@@ -66,8 +66,8 @@ class RedisBackendConfiguration {
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
                 .notify(properties.getRedis().isNotify());
-        return BuilderCustomizers.lockRegistry(customizers, RegistrySettings.apply(builder, properties, observers, clock))
-                .build();
+        RegistrySettings.apply(builder, properties, observers, clock);
+        return BuilderCustomizers.lockRegistry(customizers, builder).build();
     }
 
     @Bean(destroyMethod = "close")

@@ -150,7 +150,8 @@ class RedisBackendConfigurationTests {
 
     @Test
     void localBackendChosenOnPurposeShouldNotWarn(CapturedOutput output) {
-        withRedis().withClassLoader(new FilteredClassLoader("dev.locks.redis.")).withPropertyValues("locks.backend=local")
+        withRedis().withClassLoader(new FilteredClassLoader("dev.locks.redis."))
+                .withPropertyValues("locks.backend=local")
                 .run(context -> assertThat(output).doesNotContain("dev.locks:locks-redis"));
     }
 

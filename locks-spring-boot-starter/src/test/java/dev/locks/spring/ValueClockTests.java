@@ -31,8 +31,8 @@ class ValueClockTests {
 
     private final ApplicationContextRunner runner = new ApplicationContextRunner()
             .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class))
-            .withBean(ComputeCacheBuilderCustomizer.class,
-                    () -> (ComputeCacheBuilderCustomizer<LocalComputeCache.Builder>) builder -> builder.clock(valueClock))
+            .withBean(ComputeCacheBuilderCustomizer.class, () -> (ComputeCacheBuilderCustomizer<LocalComputeCache.Builder>)
+                    builder -> builder.clock(valueClock))
             .withBean(Quotes.class);
 
     @Test

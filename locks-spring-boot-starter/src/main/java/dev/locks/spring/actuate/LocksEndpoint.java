@@ -65,7 +65,10 @@ public class LocksEndpoint {
 
     private final int maxListed;
 
-    /** As {@link #LocksEndpoint(LockRegistry, ComputeCache, Show, Collection, int)}, listing at most {@value #DEFAULT_MAX_LISTED}. */
+    /**
+     * As {@link #LocksEndpoint(LockRegistry, ComputeCache, Show, Collection, int)}, listing at most
+     * {@value #DEFAULT_MAX_LISTED}.
+     */
     public LocksEndpoint(LockRegistry registry, @Nullable ComputeCache cache, Show showKeys,
             Collection<String> roles) {
         this(registry, cache, showKeys, roles, DEFAULT_MAX_LISTED);

@@ -50,7 +50,8 @@ public final class LocksObservationAutoConfiguration {
         /** A meter that an observation handler made of one of the starter's observations. */
         static boolean isObservationMeter(Meter.Id id) {
             String name = id.getName();
-            if (name.equals(CallObservations.ACQUIRE + ".active") || name.equals(CallObservations.COMPUTE + ".active")) {
+            if (name.equals(CallObservations.ACQUIRE + ".active")
+                    || name.equals(CallObservations.COMPUTE + ".active")) {
                 return true;
             }
             return (name.equals(CallObservations.ACQUIRE) || name.equals(CallObservations.COMPUTE))

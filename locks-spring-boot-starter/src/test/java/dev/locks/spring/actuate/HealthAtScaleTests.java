@@ -3,8 +3,10 @@ package dev.locks.spring.actuate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.HeldLock;
+import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.spring.LocksAutoConfiguration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -33,6 +35,33 @@ class HealthAtScaleTests {
                     assertThat(health.getStatus()).isEqualTo(Status.UP);
                     assertThat(health.getDetails()).containsEntry("held", HELD).containsEntry("stale", 0)
                             .containsEntry("computations", 0);
+                });
+    }
+
+    @Test
+    void realRegistryHoldingManyLocksShouldCountThemAll() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class,
+                        LocksHealthContributorAutoConfiguration.class))
+                .run(context -> {
+                    LockRegistry registry = context.getBean(LockRegistry.class);
+                    List<Lease> leases = new ArrayList<>();
+                    for (int batch = 0; batch < HELD / 1000; batch++) {
+                        List<String> keys = new ArrayList<>(1000);
+                        for (int i = 0; i < 1000; i++) {
+                            keys.add("customer:" + batch + ":" + i);
+                        }
+                        leases.add(registry.acquire(keys));
+                    }
+                    try {
+                        Health health = context.getBean("locksHealthIndicator", HealthIndicator.class).health();
+
+                        assertThat(health.getStatus()).isEqualTo(Status.UP);
+                        assertThat(health.getDetails()).containsEntry("backend", "local").containsEntry("held", HELD);
+                    }
+                    finally {
+                        leases.forEach(Lease::close);
+                    }
                 });
     }
 
