@@ -2,6 +2,7 @@ package dev.locks.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 import dev.locks.AcquireOptions;
 import dev.locks.ComputeCache;
@@ -52,9 +53,13 @@ class RedisBackendPauseTests {
         assertThatIllegalStateException().isThrownBy(() -> registry[0].acquire(List.of("after-close")));
     }
 
-    /** Gives the waiter's first attempt time to fail, so that it then waits for the release notice. */
-    private static void awaitWaiting(CompletableFuture<Lease> waiter) throws InterruptedException {
-        Thread.sleep(300);
+    /**
+     * Until the waiter's first attempt has failed, so that it waits for the release notice: a failed attempt
+     * marks the key waited for in Redis ({@code <prefix>waiting:<key>}).
+     */
+    private static void awaitWaiting(CompletableFuture<Lease> waiter) {
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> Long.valueOf(1).equals(redis.server().command("EXISTS", "locks:waiting:after")));
         assertThat(waiter).isNotDone();
     }
 

@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
@@ -101,6 +102,16 @@ class AnnotatedCallInstrumentationTests {
                     assertThat(meters.get("locks.acquire").tags("name", "Worker.work", "result", "acquired").timer()
                             .count()).isOne();
                 });
+    }
+
+    @Test
+    void withoutMicrometerObservationTheObservationsShouldStepAside() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class,
+                        LocksObservationAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader(ObservationRegistry.class))
+                .run(context -> assertThat(context).hasNotFailed().doesNotHaveBean(LocksObservations.class)
+                        .hasSingleBean(LockRegistry.class));
     }
 
     /** Keeps the context of every observation that stopped, by name. */
