@@ -49,9 +49,9 @@ public class FetchOrComputeInterceptor implements MethodInterceptor {
         ComputeCache values = cache.get();
         String key = operation.key(invocation);
         ComputeOptions options = operation.options(values.defaultOptions());
-        String previous = CallNames.enter(operation.name());
+        String previous = CallNames.enter(operation.tagName());
         try {
-            Object stored = observations.get().observe(CallObservations.COMPUTE, operation.name(), values.backend(),
+            Object stored = observations.get().observe(CallObservations.COMPUTE, operation.tagName(), values.backend(),
                     () -> values.fetchOrCompute(key, options, () -> operation.toStored(proceed(invocation, previous))));
             return operation.toResult(stored);
         }

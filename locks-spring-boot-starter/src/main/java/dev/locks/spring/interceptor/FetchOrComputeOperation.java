@@ -23,7 +23,7 @@ public final class FetchOrComputeOperation {
 
     private final boolean optional;
 
-    private String name;
+    private String tagName;
 
     FetchOrComputeOperation(String method, KeyExpressions support, MethodParameters parameters, String text,
             Expression expression, UnaryOperator<ComputeOptions> overrides, boolean optional) {
@@ -54,13 +54,13 @@ public final class FetchOrComputeOperation {
     }
 
     /** The {@code name} tag of this method's meters and observation. */
-    String name() {
-        return name;
+    String tagName() {
+        return tagName;
     }
 
     /** Sets the {@code name} tag ({@link FetchOrComputeOperationSource#tagName}); once, when parsed. */
-    FetchOrComputeOperation named(String name) {
-        this.name = name;
+    FetchOrComputeOperation tagged(String tagName) {
+        this.tagName = tagName;
         return this;
     }
 

@@ -41,7 +41,7 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
         Expression key = values.expression("key", annotation.key(), expressions, parameters);
         return new FetchOrComputeOperation(MethodDescriptions.describe(targetClass, method), expressions, parameters,
                 annotation.key(), key, overrides(annotation, values), optional)
-                .named(tagName(annotation, method, targetClass));
+                .tagged(tagName(annotation, method, targetClass));
     }
 
     /**

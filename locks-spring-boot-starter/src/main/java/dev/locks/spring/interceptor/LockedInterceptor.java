@@ -66,9 +66,9 @@ public class LockedInterceptor implements MethodInterceptor {
         List<String> keys = operation.keys(invocation);
         AcquireOptions options = operation.options(locks.defaultOptions());
         Lease lease;
-        String previous = CallNames.enter(operation.name());
+        String previous = CallNames.enter(operation.tagName());
         try {
-            lease = observations.get().observe(CallObservations.ACQUIRE, operation.name(), locks.backend(),
+            lease = observations.get().observe(CallObservations.ACQUIRE, operation.tagName(), locks.backend(),
                     () -> locks.acquire(keys, options));
         }
         finally {

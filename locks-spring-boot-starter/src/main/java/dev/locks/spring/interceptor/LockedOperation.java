@@ -14,19 +14,19 @@ public final class LockedOperation {
 
     private final boolean async;
 
-    private final String name;
+    private final String tagName;
 
-    /** @param name the {@code name} tag of the call's meters and observation */
-    LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String name) {
+    /** @param tagName the {@code name} tag of the call's meters and observation */
+    LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String tagName) {
         this.keys = keys;
         this.overrides = new Overrides<>(overrides);
         this.async = async;
-        this.name = name;
+        this.tagName = tagName;
     }
 
     /** The {@code name} tag of this method's meters and observation: {@code <simple class name>.<method name>}. */
-    String name() {
-        return name;
+    String tagName() {
+        return tagName;
     }
 
     /** The keys of this call. */
