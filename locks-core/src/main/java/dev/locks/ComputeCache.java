@@ -79,6 +79,20 @@ public interface ComputeCache {
     /** A snapshot of the computations in flight, for operations (the actuator endpoint). */
     List<Computation> computations();
 
+    /**
+     * At most {@code limit} of the computations in flight, for a listing that must stay bounded (the actuator
+     * endpoint).
+     *
+     * @throws IllegalArgumentException when {@code limit} is negative
+     */
+    default List<Computation> computations(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        List<Computation> computations = computations();
+        return computations.size() <= limit ? computations : computations.subList(0, limit);
+    }
+
     /** The options of {@link #fetchOrCompute(String, Duration, Supplier)}, apart from its TTL. */
     default ComputeOptions defaultOptions() {
         return ComputeOptions.defaults();

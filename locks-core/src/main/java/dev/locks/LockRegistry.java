@@ -80,6 +80,22 @@ public interface LockRegistry {
      */
     int sweep();
 
+    /**
+     * At most {@code limit} of the locks held now, sorted by key, for a listing that must stay bounded (the
+     * actuator endpoint). Which locks are listed when more are held is up to the backend (the first it finds);
+     * the built-in backends stop reading once they have {@code limit}, so that the cost follows the limit and
+     * not the number of locks.
+     *
+     * @throws IllegalArgumentException when {@code limit} is negative
+     */
+    default List<HeldLock> heldLocks(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
+        List<HeldLock> held = heldLocks();
+        return held.size() <= limit ? held : held.subList(0, limit);
+    }
+
     /** The lock held on {@code key} now, if any. */
     default Optional<HeldLock> heldLock(String key) {
         return heldLocks().stream().filter(lock -> lock.key().equals(key)).findFirst();

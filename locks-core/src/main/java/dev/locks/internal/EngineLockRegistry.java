@@ -56,6 +56,11 @@ public abstract class EngineLockRegistry implements LockRegistry, AutoCloseable 
     }
 
     @Override
+    public List<HeldLock> heldLocks(int limit) {
+        return engine.heldLocks(limit);
+    }
+
+    @Override
     public Optional<HeldLock> heldLock(String key) {
         return engine.heldLock(key);
     }

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -416,13 +417,21 @@ public final class LockEngine implements AutoCloseable {
      * remote store, every node's locks, read from the store in batches.
      */
     public List<HeldLock> heldLocks() {
+        return heldLocks(Integer.MAX_VALUE);
+    }
+
+    /** See {@link dev.locks.LockRegistry#heldLocks(int)}: stops reading once it has {@code limit} locks. */
+    public List<HeldLock> heldLocks(int limit) {
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, was " + limit);
+        }
         if (remote != null) {
-            return remote.heldLocks(settings.batchSize(), table);
+            return remote.heldLocks(settings.batchSize(), limit, table);
         }
         Snapshot snapshot = new Snapshot();
-        List<HeldLock> held = new ArrayList<>(table.size());
-        for (LockEntry entry : table.entries()) {
-            HeldLock lock = snapshot.of(entry);
+        List<HeldLock> held = new ArrayList<>(Math.min(table.size(), limit));
+        for (Iterator<LockEntry> entries = table.entries().iterator(); held.size() < limit && entries.hasNext(); ) {
+            HeldLock lock = snapshot.of(entries.next());
             if (lock != null) {
                 held.add(lock);
             }

@@ -176,11 +176,11 @@ final class RemoteLocks implements AutoCloseable {
     }
 
     /** Every lock in the store; this node's stale ones (dead owner) flagged from the table. */
-    List<HeldLock> heldLocks(int batchSize, LockTable table) {
+    List<HeldLock> heldLocks(int batchSize, int limit, LockTable table) {
         Instant now = clock.instant();
         long nowNanos = clock.nanoTime();
         List<HeldLock> held = new ArrayList<>();
-        for (RemoteLock lock : store.scan(batchSize)) {
+        for (RemoteLock lock : store.scan(batchSize, limit)) {
             held.add(toHeldLock(lock, table, now, nowNanos));
         }
         held.sort(Comparator.comparing(HeldLock::key));

@@ -45,6 +45,15 @@ public interface RemoteLockStore extends AutoCloseable {
     /** Every lock in the store, read in batches of about {@code batchSize} (never a blocking full listing). */
     List<RemoteLock> scan(int batchSize);
 
+    /**
+     * At most {@code limit} locks of the store, read in batches of about {@code batchSize}; a store that can
+     * should stop reading once it has {@code limit}. The default reads them all and keeps the first.
+     */
+    default List<RemoteLock> scan(int batchSize, int limit) {
+        List<RemoteLock> locks = scan(batchSize);
+        return locks.size() <= limit ? locks : locks.subList(0, limit);
+    }
+
     /** The lock on {@code key}, if any. */
     RemoteLock get(String key);
 

@@ -194,6 +194,15 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
         node.close();
     }
 
+    /**
+     * Subscribes anew, after the connection factory was stopped and started again (an application context that
+     * was paused and restarted): stopping a factory ends the subscription's connection silently. Waiters poll
+     * meanwhile, so nothing is lost, only slower.
+     */
+    public void resubscribe() {
+        node.resubscribe();
+    }
+
     /** How many times Redis confirmed this node's subscription (tests: it is up, and comes back after an outage). */
     int subscriptionConfirmations() {
         return node.subscriptionConfirmations();

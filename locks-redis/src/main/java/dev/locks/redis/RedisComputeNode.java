@@ -172,6 +172,11 @@ final class RedisComputeNode implements AutoCloseable {
         store.invalidate(key);
     }
 
+    /** Subscribes anew: see {@link RedisComputeCache#resubscribe()}. */
+    void resubscribe() {
+        subscription.restart();
+    }
+
     /** How many times Redis confirmed this node's subscription (once, plus once per re-subscription). */
     int subscriptionConfirmations() {
         return subscription.confirmations();

@@ -34,14 +34,26 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  */
 public final class RedisLockRegistry extends EngineLockRegistry {
 
-    private RedisLockRegistry(Builder builder) {
-        super(builder.engineSettings(), new RedisLockStore(builder.connectionFactory, builder.keyPrefix,
-                builder.notify));
+    private final RedisLockStore store;
+
+    private RedisLockRegistry(Builder builder, RedisLockStore store) {
+        super(builder.engineSettings(), store);
+        this.store = store;
     }
 
     /** A builder on the application's connection factory; every other setting has a default. */
     public static Builder builder(RedisConnectionFactory connectionFactory) {
         return new Builder(connectionFactory);
+    }
+
+    /**
+     * Subscribes anew to the release channel (when notifying), after the connection factory was stopped and
+     * started again (an application context that was paused and restarted): stopping a factory ends the
+     * subscription's connection silently. The subscription's return has every waiter of this node try again at
+     * once, so a release missed meanwhile costs nothing more than the pause.
+     */
+    public void resubscribe() {
+        store.resubscribe();
     }
 
     /**
@@ -96,7 +108,7 @@ public final class RedisLockRegistry extends EngineLockRegistry {
             if (keyPrefix == null) {
                 throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
             }
-            return new RedisLockRegistry(this);
+            return new RedisLockRegistry(this, new RedisLockStore(connectionFactory, keyPrefix, notify));
         }
     }
 }

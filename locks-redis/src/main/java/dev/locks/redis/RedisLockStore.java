@@ -159,6 +159,12 @@ final class RedisLockStore implements RemoteLockStore {
 
     @Override
     public List<RemoteLock> scan(int batchSize) {
+        return scan(batchSize, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #scan(int)}, but stops the {@code SCAN} once {@code limit} locks are found. */
+    @Override
+    public List<RemoteLock> scan(int batchSize, int limit) {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
         }
@@ -168,7 +174,7 @@ final class RedisLockStore implements RemoteLockStore {
             Set<String> seen = new HashSet<>(); // SCAN may return a key more than once
             List<String> batch = new ArrayList<>(batchSize);
             try (Cursor<String> cursor = redis.scan(options)) {
-                while (cursor.hasNext()) {
+                while (locks.size() + batch.size() < limit && cursor.hasNext()) {
                     String lockKey = cursor.next();
                     if (space.isLock(lockKey) && seen.add(lockKey)) {
                         batch.add(lockKey);
@@ -243,6 +249,13 @@ final class RedisLockStore implements RemoteLockStore {
         subscription = new ReleaseSubscription(factory, space.releaseChannel(), released, missed);
         subscription.start();
         return true;
+    }
+
+    /** Subscribes anew, if subscribed: see {@link RedisLockRegistry#resubscribe()}. */
+    synchronized void resubscribe() {
+        if (subscription != null) {
+            subscription.restart();
+        }
     }
 
     /** How many times Redis confirmed this node's subscription (tests: it comes back after an outage). */

@@ -82,6 +82,22 @@ final class ReleaseSubscription implements AutoCloseable {
         }
     }
 
+    /**
+     * Subscribes anew on a fresh container. For a connection factory that was stopped and started again (a
+     * paused application context): stopping it ends the subscription's connection without a word to the
+     * container, so nothing else would subscribe again.
+     */
+    synchronized void restart() {
+        if (closed) {
+            return;
+        }
+        if (container != null) {
+            destroy(container);
+            container = null;
+        }
+        start();
+    }
+
     /** A subscription that worked has failed (a blocking client lost its connection): start a new one. */
     private synchronized void failed(RedisMessageListenerContainer failed, Throwable cause) {
         if (container == failed) {

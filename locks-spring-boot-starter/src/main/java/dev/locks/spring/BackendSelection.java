@@ -49,6 +49,24 @@ record BackendSelection(LocksBackend backend, String reason) {
                 + (redisPresent ? "no RedisConnectionFactory bean" : "locks-redis is not on the classpath"));
     }
 
+    /**
+     * The warning for an application that has a {@code RedisConnectionFactory} but not locks-redis, and has not
+     * chosen a backend: its locks stay in memory, so its replicas do not exclude each other. {@code null}
+     * otherwise.
+     */
+    static String missingRedisModuleWarning(Environment environment, ListableBeanFactory beanFactory,
+            ClassLoader classLoader) {
+        boolean configured = Binder.get(environment).bind(PROPERTY, String.class).isBound();
+        if (configured || ClassUtils.isPresent(REDIS_REGISTRY_CLASS, classLoader)
+                || !hasRedisConnectionFactory(beanFactory, classLoader)) {
+            return null;
+        }
+        return "A RedisConnectionFactory bean exists, but dev.locks:locks-redis is not on the classpath: locks are"
+                + " held in this JVM's memory only, so the replicas of this application do not exclude each other."
+                + " Add the dependency dev.locks:locks-redis to lock across nodes with Redis, or set"
+                + " locks.backend=local to keep the in-memory backend on purpose.";
+    }
+
     private static LocksBackend parse(String configured) {
         String name = configured.toUpperCase(Locale.ROOT).replace('-', '_');
         for (LocksBackend backend : LocksBackend.values()) {

@@ -14,7 +14,9 @@ import org.springframework.context.annotation.Configuration;
 /**
  * The in-memory backend. The registry does not sweep on a thread of its own: the starter's scheduled
  * {@code LocksSweeper} does, unless {@code locks.cleanup.enabled=false}. A {@link LocksClock} bean, if the
- * application defines one, replaces the system clock (tests).
+ * application defines one, replaces the system clock (tests). {@link LockRegistryBuilderCustomizer} and
+ * {@link ComputeCacheBuilderCustomizer} beans of {@code LocalLockRegistry.Builder} and
+ * {@code LocalComputeCache.Builder} adjust the builders last.
  */
 @Configuration(proxyBeanMethods = false)
 @ConditionalOnLocksBackend(LocksBackend.LOCAL)
@@ -23,19 +25,20 @@ class LocalBackendConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(LockRegistry.class)
     LocalLockRegistry lockRegistry(LocksProperties properties, ObjectProvider<LocksObserver> observers,
-            ObjectProvider<LocksClock> clock) {
-        return RegistrySettings.apply(LocalLockRegistry.builder(), properties, observers, clock).build();
+            ObjectProvider<LocksClock> clock, ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers) {
+        return BuilderCustomizers.lockRegistry(customizers,
+                RegistrySettings.apply(LocalLockRegistry.builder(), properties, observers, clock)).build();
     }
 
     @Bean
     @ConditionalOnMissingBean(ComputeCache.class)
     LocalComputeCache computeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
-            ObjectProvider<LocksClock> clock) {
-        return LocalComputeCache.builder()
+            ObjectProvider<LocksClock> clock, ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
+        return BuilderCustomizers.computeCache(customizers, LocalComputeCache.builder()
                 .defaultOptions(properties.toComputeOptions())
                 .maxEntries(properties.getCompute().getMaxEntries())
                 .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()))
+                .observer(CompositeLocksObserver.of(observers.orderedStream().toList())))
                 .build();
     }
 }

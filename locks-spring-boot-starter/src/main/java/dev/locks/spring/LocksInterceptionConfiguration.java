@@ -2,6 +2,7 @@ package dev.locks.spring;
 
 import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
+import dev.locks.spring.interceptor.CallObservations;
 import dev.locks.spring.interceptor.FetchOrComputeAdvisor;
 import dev.locks.spring.interceptor.FetchOrComputeInterceptor;
 import dev.locks.spring.interceptor.FetchOrComputeOperationSource;
@@ -48,8 +49,9 @@ class LocksInterceptionConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static LockedInterceptor lockedInterceptor(LockedOperationSource lockedOperationSource,
-            ObjectProvider<LockRegistry> registry) {
-        return new LockedInterceptor(lockedOperationSource, SingletonSupplier.of(registry::getObject));
+            ObjectProvider<LockRegistry> registry, ObjectProvider<CallObservations> observations) {
+        return new LockedInterceptor(lockedOperationSource, SingletonSupplier.of(registry::getObject),
+                observations(observations));
     }
 
     @Bean
@@ -72,8 +74,15 @@ class LocksInterceptionConfiguration {
     @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
     @ConditionalOnMissingBean
     static FetchOrComputeInterceptor fetchOrComputeInterceptor(
-            FetchOrComputeOperationSource fetchOrComputeOperationSource, ObjectProvider<ComputeCache> cache) {
-        return new FetchOrComputeInterceptor(fetchOrComputeOperationSource, SingletonSupplier.of(cache::getObject));
+            FetchOrComputeOperationSource fetchOrComputeOperationSource, ObjectProvider<ComputeCache> cache,
+            ObjectProvider<CallObservations> observations) {
+        return new FetchOrComputeInterceptor(fetchOrComputeOperationSource, SingletonSupplier.of(cache::getObject),
+                observations(observations));
+    }
+
+    /** The application's observations, looked up on the first call; none without an ObservationRegistry. */
+    private static SingletonSupplier<CallObservations> observations(ObjectProvider<CallObservations> observations) {
+        return SingletonSupplier.of(() -> observations.getIfUnique(() -> CallObservations.NONE));
     }
 
     @Bean

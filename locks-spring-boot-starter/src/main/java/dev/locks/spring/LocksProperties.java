@@ -111,6 +111,10 @@ public class LocksProperties implements InitializingBean {
         requireAtLeastOne("locks.max-key-length", maxKeyLength, "the number of characters a key may have");
         requirePositive("locks.compute.timeout", compute.timeout);
         requireNonNegative("locks.compute.default-ttl", compute.defaultTtl);
+        if (endpoint.maxListed <= 0) {
+            throw new InvalidConfigurationPropertyValueException("locks.endpoint.max-listed", endpoint.maxListed,
+                    "Must be at least 1: the number of locks one answer of the locks endpoint lists.");
+        }
         if (compute.maxEntries <= 0) {
             throw new InvalidConfigurationPropertyValueException("locks.compute.max-entries", compute.maxEntries,
                     "Must be at least 1: the number of values the local store keeps.");
@@ -336,8 +340,14 @@ public class LocksProperties implements InitializingBean {
     /** {@code locks.endpoint.*}: the actuator endpoint {@code locks}. */
     public static class Endpoint {
 
-        /** When the endpoint shows lock keys; a hidden key shows as '******'. */
-        private ShowKeys showKeys = ShowKeys.ALWAYS;
+        /**
+         * When the endpoint shows lock keys (often customer ids); a hidden key shows as '******', and a caller
+         * who may not see keys cannot look a lock up by key.
+         */
+        private ShowKeys showKeys = ShowKeys.WHEN_AUTHORIZED;
+
+        /** At most this many locks, and as many computations, per listing of the endpoint ('?limit=N' for fewer). */
+        private int maxListed = 1000;
 
         /**
          * Roles that see keys when show-keys is 'when-authorized'. Empty: any authenticated caller does (as
@@ -355,6 +365,14 @@ public class LocksProperties implements InitializingBean {
 
         public Set<String> getRoles() {
             return roles;
+        }
+
+        public int getMaxListed() {
+            return maxListed;
+        }
+
+        public void setMaxListed(int maxListed) {
+            this.maxListed = maxListed;
         }
 
         public void setRoles(Set<String> roles) {

@@ -26,8 +26,9 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  * <ul>
  *   <li>Both beans are built from {@link LocksProperties} as the local ones are ({@link RegistrySettings}):
  *       the default options, the watchdog, the sweep batch size, a {@link LocksClock} bean if any, and every
- *       {@link LocksObserver} bean composed in order. The registry does not sweep by itself: the starter's
- *       scheduled sweeper does.</li>
+ *       {@link LocksObserver} bean composed in order; then {@link LockRegistryBuilderCustomizer} and
+ *       {@link ComputeCacheBuilderCustomizer} beans of the Redis builders. The registry does not sweep by itself:
+ *       the starter's scheduled sweeper does.</li>
  *   <li>{@code locks.key-prefix} is the namespace of every key in Redis, {@value #DEFAULT_KEY_PREFIX} when
  *       unset. {@code locks.redis.notify=false} makes the registry's waiters poll at their retry interval
  *       instead of subscribing to the release channel; the compute cache always subscribes.</li>
@@ -60,24 +61,27 @@ class RedisBackendConfiguration {
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(LockRegistry.class)
     RedisLockRegistry lockRegistry(RedisConnectionFactory connectionFactory, LocksProperties properties,
-            ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
+            ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
+            ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers) {
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
                 .notify(properties.getRedis().isNotify());
-        return RegistrySettings.apply(builder, properties, observers, clock).build();
+        RegistrySettings.apply(builder, properties, observers, clock);
+        return BuilderCustomizers.lockRegistry(customizers, builder).build();
     }
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(ComputeCache.class)
     RedisComputeCache computeCache(RedisConnectionFactory connectionFactory, LocksProperties properties,
             @Qualifier(SERIALIZER_BEAN_NAME) RedisSerializer<Object> serializer,
-            ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
-        return RedisComputeCache.builder(connectionFactory)
+            ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
+            ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
+        return BuilderCustomizers.computeCache(customizers, RedisComputeCache.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
                 .serializer(serializer)
                 .defaultOptions(properties.toComputeOptions())
                 .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()))
+                .observer(CompositeLocksObserver.of(observers.orderedStream().toList())))
                 .build();
     }
 
@@ -91,14 +95,24 @@ class RedisBackendConfiguration {
         return RedisSerializer.java(resourceLoader.getClassLoader());
     }
 
-    /** Closes the Redis beans on shutdown, before the connection factory stops. */
+    /**
+     * Closes the Redis beans on shutdown, before the connection factory stops; after a pause or stop of a context
+     * that stays open, subscribes them again when it starts.
+     */
     @Bean
     RedisBackendLifecycle locksRedisBackendLifecycle(ObjectProvider<RedisLockRegistry> registries,
             ObjectProvider<RedisComputeCache> caches, RedisConnectionFactory connectionFactory) {
         List<AutoCloseable> backend = new ArrayList<>();
-        registries.orderedStream().forEach(backend::add);
-        caches.orderedStream().forEach(backend::add);
-        return new RedisBackendLifecycle(backend, connectionFactory);
+        List<Runnable> resubscribe = new ArrayList<>();
+        registries.orderedStream().forEach(registry -> {
+            backend.add(registry);
+            resubscribe.add(registry::resubscribe);
+        });
+        caches.orderedStream().forEach(cache -> {
+            backend.add(cache);
+            resubscribe.add(cache::resubscribe);
+        });
+        return new RedisBackendLifecycle(backend, resubscribe, connectionFactory);
     }
 
     private static String keyPrefix(LocksProperties properties) {

@@ -71,7 +71,8 @@ class LocksAutoConfigurationTests {
             assertThat(properties.getCompute().getDefaultTtl()).isEqualTo(Duration.ofMinutes(5));
             assertThat(properties.getCompute().getMaxEntries()).isEqualTo(10_000);
             assertThat(properties.getAspectOrder()).isEqualTo(Integer.MAX_VALUE - 100);
-            assertThat(properties.getEndpoint().getShowKeys()).isEqualTo(LocksProperties.ShowKeys.ALWAYS);
+            assertThat(properties.getEndpoint().getShowKeys()).isEqualTo(LocksProperties.ShowKeys.WHEN_AUTHORIZED);
+            assertThat(properties.getEndpoint().getMaxListed()).isEqualTo(1000);
             assertThat(properties.getRedis().isNotify()).isTrue();
         });
     }

@@ -140,6 +140,22 @@ class RedisBackendConfigurationTests {
     }
 
     @Test
+    void connectionFactoryWithoutLocksRedisShouldWarnNamingTheMissingDependency(CapturedOutput output) {
+        withRedis().withClassLoader(new FilteredClassLoader("dev.locks.redis.")).run(context -> {
+            assertThat(context).hasSingleBean(LocalLockRegistry.class);
+            assertThat(output).containsPattern("WARN .*" + LocksStartupReport.class.getSimpleName())
+                    .contains("dev.locks:locks-redis").contains("locks.backend=local");
+        });
+    }
+
+    @Test
+    void localBackendChosenOnPurposeShouldNotWarn(CapturedOutput output) {
+        withRedis().withClassLoader(new FilteredClassLoader("dev.locks.redis."))
+                .withPropertyValues("locks.backend=local")
+                .run(context -> assertThat(output).doesNotContain("dev.locks:locks-redis"));
+    }
+
+    @Test
     void redisBackendWithoutConnectionFactoryShouldFailNamingIt() {
         runner.withPropertyValues("locks.backend=redis").run(context -> {
             assertThat(context).hasFailed();

@@ -1,10 +1,13 @@
 package dev.locks.spring;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import java.util.List;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.support.DefaultListableBeanFactory;
 import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.diagnostics.FailureAnalyzer;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.core.annotation.AnnotationAwareOrderComparator;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.support.SpringFactoriesLoader;
@@ -19,6 +22,21 @@ import org.springframework.core.io.support.SpringFactoriesLoader.FailureHandler;
 public final class StartupFailures {
 
     private StartupFailures() {
+    }
+
+    /**
+     * Starts {@code runner} with a bean of {@code beanClass}, checks that startup failed for
+     * {@code rootCause}, and returns the analysis of the failure.
+     */
+    public static FailureAnalysis analyzeStartup(ApplicationContextRunner runner, Class<?> beanClass,
+            Class<? extends Throwable> rootCause) {
+        FailureAnalysis[] analysis = new FailureAnalysis[1];
+        runner.withBean(beanClass).run(context -> {
+            assertThat(context).hasFailed();
+            assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(rootCause);
+            analysis[0] = analyze(context.getStartupFailure());
+        });
+        return analysis[0];
     }
 
     public static FailureAnalysis analyze(Throwable failure) {

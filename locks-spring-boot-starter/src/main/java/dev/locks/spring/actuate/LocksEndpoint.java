@@ -27,9 +27,14 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
  * The {@code locks} endpoint: the locks held now and the computations in flight.
  *
  * <ul>
- *   <li>{@code GET /actuator/locks}: {@code {"backend", "locks": [...], "computations": [...]}};</li>
+ *   <li>{@code GET /actuator/locks}: {@code {"backend", "locks": [...], "computations": [...], "truncated"}},
+ *       at most {@code locks.endpoint.max-listed} (default {@value #DEFAULT_MAX_LISTED}) locks and as many
+ *       computations; {@code "truncated": true} when there were more. {@code ?limit=N} asks for fewer. The
+ *       listing reads no more than it returns ({@link LockRegistry#heldLocks(int)}), so that a million locks
+ *       cost what a thousand do;</li>
  *   <li>{@code GET /actuator/locks/{key}}: one lock, or 404 when the key is not held (a key may contain
- *       {@code /});</li>
+ *       {@code /}). A caller who may not see keys gets 400 whether or not the key is held: a lookup must not
+ *       tell them which keys (customer ids, say) are locked;</li>
  *   <li>{@code DELETE /actuator/locks/{key}}: force-releases the key and logs a warning. Only with
  *       {@code management.endpoint.locks.access=unrestricted}: under the default (read-only) access Spring
  *       Boot refuses it.</li>
@@ -45,6 +50,9 @@ public class LocksEndpoint {
     /** What a hidden key shows as. */
     public static final String MASK = "******";
 
+    /** The default of {@code locks.endpoint.max-listed}. */
+    public static final int DEFAULT_MAX_LISTED = 1000;
+
     private static final Logger log = LoggerFactory.getLogger(LocksEndpoint.class);
 
     private final LockRegistry registry;
@@ -55,39 +63,75 @@ public class LocksEndpoint {
 
     private final Set<String> roles;
 
+    private final int maxListed;
+
+    /**
+     * As {@link #LocksEndpoint(LockRegistry, ComputeCache, Show, Collection, int)}, listing at most
+     * {@value #DEFAULT_MAX_LISTED}.
+     */
+    public LocksEndpoint(LockRegistry registry, @Nullable ComputeCache cache, Show showKeys,
+            Collection<String> roles) {
+        this(registry, cache, showKeys, roles, DEFAULT_MAX_LISTED);
+    }
+
     /**
      * @param cache the compute cache, or {@code null} when the application has none
      * @param showKeys who sees keys
      * @param roles the roles that see keys under {@link Show#WHEN_AUTHORIZED}; empty for any authenticated
      *        caller
+     * @param maxListed at most this many locks, and as many computations, per listing
+     *        ({@code locks.endpoint.max-listed})
      */
     public LocksEndpoint(LockRegistry registry, @Nullable ComputeCache cache, Show showKeys,
-            Collection<String> roles) {
+            Collection<String> roles, int maxListed) {
+        if (maxListed < 1) {
+            throw new IllegalArgumentException("maxListed must be at least 1, was " + maxListed);
+        }
         this.registry = registry;
         this.cache = cache;
         this.showKeys = showKeys;
         this.roles = Set.copyOf(roles);
+        this.maxListed = maxListed;
     }
 
-    /** Every held lock and every computation in flight. */
+    /**
+     * The held locks and the computations in flight, at most {@code limit} (or {@code locks.endpoint.max-listed}
+     * when that is less, or no limit is given) of each.
+     *
+     * @param limit {@code ?limit=N}, for fewer than {@code max-listed}; optional
+     */
     @ReadOperation
-    public LocksDescriptor locks(SecurityContext securityContext) {
+    public LocksDescriptor locks(SecurityContext securityContext, @Nullable Integer limit) {
+        if (limit != null && limit < 0) {
+            throw new InvalidEndpointRequestException("limit must be >= 0, was " + limit, "negative limit");
+        }
+        int listed = (limit == null) ? maxListed : Math.min(limit, maxListed);
         boolean showKey = showKeys.isShown(securityContext, roles);
-        List<HeldLockDescriptor> locks = registry.heldLocks().stream()
+        List<HeldLock> held = registry.heldLocks(listed + 1);
+        List<Computation> inFlight = (cache != null) ? cache.computations(listed + 1) : List.of();
+        boolean truncated = held.size() > listed || inFlight.size() > listed;
+        List<HeldLockDescriptor> locks = first(held, listed).stream()
                 .map(lock -> HeldLockDescriptor.of(lock, showKey))
                 .toList();
-        List<ComputationDescriptor> computations = (cache != null) ? cache.computations().stream()
+        List<ComputationDescriptor> computations = first(inFlight, listed).stream()
                 .map(computation -> ComputationDescriptor.of(computation, showKey))
-                .toList() : List.of();
-        return new LocksDescriptor(registry.backend(), locks, computations);
+                .toList();
+        return new LocksDescriptor(registry.backend(), locks, computations, truncated);
     }
 
-    /** The lock held on {@code key}; {@code null} (404 over the web) when the key is not held. */
+    /**
+     * The lock held on {@code key}; {@code null} (404 over the web) when the key is not held.
+     *
+     * @throws InvalidEndpointRequestException (400 over the web) when the caller may not see keys, held or not
+     */
     @ReadOperation
     public @Nullable HeldLockDescriptor lock(SecurityContext securityContext,
             @Selector(match = Match.ALL_REMAINING) String[] key) {
-        boolean showKey = showKeys.isShown(securityContext, roles);
-        return registry.heldLock(join(key)).map(lock -> HeldLockDescriptor.of(lock, showKey)).orElse(null);
+        if (!showKeys.isShown(securityContext, roles)) {
+            throw new InvalidEndpointRequestException("Keys are hidden from this caller (locks.endpoint.show-keys),"
+                    + " so locks cannot be looked up by key", "keys are hidden");
+        }
+        return registry.heldLock(join(key)).map(lock -> HeldLockDescriptor.of(lock, true)).orElse(null);
     }
 
     /**
@@ -113,13 +157,21 @@ public class LocksEndpoint {
         return new ReleaseDescriptor(released);
     }
 
+    private static <T> List<T> first(List<T> list, int count) {
+        return list.size() <= count ? list : list.subList(0, count);
+    }
+
     private static String join(String[] segments) {
         return String.join("/", segments);
     }
 
-    /** The whole endpoint's answer. */
+    /**
+     * The whole endpoint's answer.
+     *
+     * @param truncated whether there were more locks or computations than listed
+     */
     public record LocksDescriptor(String backend, List<HeldLockDescriptor> locks,
-            List<ComputationDescriptor> computations) implements OperationResponseBody {
+            List<ComputationDescriptor> computations, boolean truncated) implements OperationResponseBody {
     }
 
     /**

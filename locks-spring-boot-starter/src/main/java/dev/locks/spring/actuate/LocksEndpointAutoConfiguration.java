@@ -19,7 +19,8 @@ import org.springframework.context.annotation.Bean;
 /**
  * Auto-configuration of the {@code locks} actuator endpoint ({@link LocksEndpoint}), when the application
  * has the actuator and has made the endpoint available (exposed it, and not turned its access to none).
- * {@code locks.endpoint.show-keys} decides who sees keys.
+ * {@code locks.endpoint.show-keys} decides who sees keys (by default callers authorized as for Spring Boot's
+ * {@code show-values=when-authorized}), {@code locks.endpoint.max-listed} how many locks one answer lists.
  */
 @AutoConfiguration(after = LocksAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
@@ -34,6 +35,7 @@ public final class LocksEndpointAutoConfiguration {
     LocksEndpoint locksEndpoint(LockRegistry registry, ObjectProvider<ComputeCache> cache,
             LocksProperties properties) {
         Show showKeys = Show.valueOf(properties.getEndpoint().getShowKeys().name());
-        return new LocksEndpoint(registry, cache.getIfUnique(), showKeys, properties.getEndpoint().getRoles());
+        return new LocksEndpoint(registry, cache.getIfUnique(), showKeys, properties.getEndpoint().getRoles(),
+                properties.getEndpoint().getMaxListed());
     }
 }

@@ -2,6 +2,7 @@ package dev.locks.spring.actuate;
 
 import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
+import dev.locks.LockUnavailableException;
 import dev.locks.spring.LocksAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -12,10 +13,17 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configuration of the {@code locks} health contributor ({@link LocksHealthIndicator}), when the
  * application has Spring Boot's health support; {@code management.health.locks.enabled=false} turns it off.
+ *
+ * <p>The check pings the backend once ({@link LocksBackendPing}: a {@code PING} on the connection factory of
+ * the Redis backend, nothing for the local one) and reads counters; the {@code stale} detail comes from the
+ * last sweep ({@link LastSweep}, an observer of the registry).
  */
 @AutoConfiguration(after = LocksAutoConfiguration.class)
 @ConditionalOnClass({ HealthIndicator.class, ConditionalOnEnabledHealthIndicator.class })
@@ -27,7 +35,38 @@ public final class LocksHealthContributorAutoConfiguration {
     /** Named so that the contributor is called {@code locks}. */
     @Bean
     @ConditionalOnMissingBean(value = LocksHealthIndicator.class, name = { "locksHealthIndicator", "locksHealthContributor" })
-    LocksHealthIndicator locksHealthIndicator(LockRegistry registry, ObjectProvider<ComputeCache> cache) {
-        return new LocksHealthIndicator(registry, cache.getIfUnique());
+    LocksHealthIndicator locksHealthIndicator(LockRegistry registry, ObjectProvider<ComputeCache> cache,
+            ObjectProvider<LocksBackendPing> ping, LastSweep locksLastSweep) {
+        return new LocksHealthIndicator(registry, cache.getIfUnique(), ping.getIfUnique(() -> LocksBackendPing.NONE),
+                locksLastSweep);
+    }
+
+    /** An observer of the registry's sweeps, so that health need not look for stale locks itself. */
+    @Bean
+    @ConditionalOnMissingBean
+    static LastSweep locksLastSweep() {
+        return new LastSweep();
+    }
+
+    /** The ping of the Redis backend: one {@code PING} on its connection factory. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = { "dev.locks.redis.RedisLockRegistry",
+            "org.springframework.data.redis.connection.RedisConnectionFactory" })
+    @ConditionalOnBean(type = "dev.locks.redis.RedisLockRegistry")
+    static class RedisPing {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LocksBackendPing locksBackendPing(RedisConnectionFactory connectionFactory) {
+            return () -> {
+                try (RedisConnection connection = connectionFactory.getConnection()) {
+                    connection.ping();
+                }
+                catch (RuntimeException ex) {
+                    throw new LockUnavailableException("The Redis server of the locks cannot be reached: "
+                            + ex.getMessage(), ex);
+                }
+            };
+        }
     }
 }

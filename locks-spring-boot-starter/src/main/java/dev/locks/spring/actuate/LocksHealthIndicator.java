@@ -1,20 +1,21 @@
 package dev.locks.spring.actuate;
 
 import dev.locks.ComputeCache;
-import dev.locks.HeldLock;
 import dev.locks.LockRegistry;
-import java.util.List;
 import org.jspecify.annotations.Nullable;
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
 
 /**
- * The {@code locks} health contributor: {@code UP} with the details {@code backend}, {@code held},
- * {@code stale} and {@code computations} whenever the backend answers.
+ * The {@code locks} health contributor: {@code UP} with the details {@code backend}, {@code held} (the keys
+ * this node holds, a counter), {@code stale} (the stale locks the last sweep removed) and {@code computations}
+ * (this node's computations in flight) whenever the backend answers.
  *
- * <p>It goes {@code DOWN} only when the backend cannot be reached (a
- * {@link dev.locks.LockUnavailableException} or any other failure of the backend), never because locks
- * are contended or stale: a busy application is a healthy one, and must stay in its load balancer.
+ * <p>A health check costs at most one round trip to the backend, a {@linkplain LocksBackendPing ping},
+ * whatever the number of locks or keys: it never lists or scans them (load balancers and Kubernetes probe
+ * health every few seconds, unauthenticated). It goes {@code DOWN} only when the backend cannot be reached
+ * (the ping fails), never because locks are contended or stale: a busy application is a healthy one, and
+ * must stay in its load balancer.
  */
 public class LocksHealthIndicator extends AbstractHealthIndicator {
 
@@ -22,22 +23,31 @@ public class LocksHealthIndicator extends AbstractHealthIndicator {
 
     private final @Nullable ComputeCache cache;
 
-    /** @param cache the compute cache, or {@code null} when the application has none */
-    public LocksHealthIndicator(LockRegistry registry, @Nullable ComputeCache cache) {
+    private final LocksBackendPing ping;
+
+    private final LastSweep lastSweep;
+
+    /**
+     * @param cache the compute cache, or {@code null} when the application has none
+     * @param ping one round trip to the backend; {@link LocksBackendPing#NONE} for an in-memory one
+     * @param lastSweep what the last sweep removed
+     */
+    public LocksHealthIndicator(LockRegistry registry, @Nullable ComputeCache cache, LocksBackendPing ping,
+            LastSweep lastSweep) {
         super("Locks health check failed: the backend cannot be reached");
         this.registry = registry;
         this.cache = cache;
+        this.ping = ping;
+        this.lastSweep = lastSweep;
     }
 
     @Override
     protected void doHealthCheck(Health.Builder builder) {
         builder.withDetail("backend", registry.backend());
-        List<HeldLock> held = registry.heldLocks();
-        long stale = held.stream().filter(HeldLock::stale).count();
-        int computations = (cache != null) ? cache.inFlightCount() : 0;
+        ping.ping();
         builder.up()
-                .withDetail("held", held.size())
-                .withDetail("stale", stale)
-                .withDetail("computations", computations);
+                .withDetail("held", registry.heldCount())
+                .withDetail("stale", lastSweep.removed())
+                .withDetail("computations", (cache != null) ? cache.inFlightCount() : 0);
     }
 }

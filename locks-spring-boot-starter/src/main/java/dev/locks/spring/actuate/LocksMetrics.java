@@ -3,6 +3,7 @@ package dev.locks.spring.actuate;
 import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
 import dev.locks.LocksObserver;
+import dev.locks.spring.interceptor.CallNames;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -10,10 +11,13 @@ import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.binder.MeterBinder;
 import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -22,16 +26,22 @@ import org.jspecify.annotations.Nullable;
  * <table>
  *   <caption>Meters (each also tagged {@code backend}; none tagged with a lock key)</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th></tr>
- *   <tr><td>{@code locks.acquire}</td><td>timer</td><td>{@code result} = acquired|timeout|error</td></tr>
+ *   <tr><td>{@code locks.acquire}</td><td>timer</td><td>{@code result} = acquired|timeout|error,
+ *       {@code name}</td></tr>
  *   <tr><td>{@code locks.held}</td><td>gauge</td><td></td></tr>
  *   <tr><td>{@code locks.stale.removed}</td><td>counter</td><td>{@code reason} = dead-owner|expired,
  *       {@code by} = acquire|sweep</td></tr>
  *   <tr><td>{@code locks.sweep}</td><td>timer</td><td></td></tr>
  *   <tr><td>{@code locks.lease.lost}</td><td>counter</td><td></td></tr>
  *   <tr><td>{@code locks.compute}</td><td>timer</td><td>{@code outcome} =
- *       hit|computed|waited|failed|promoted</td></tr>
+ *       hit|computed|waited|failed|promoted, {@code name}</td></tr>
  *   <tr><td>{@code locks.compute.in.flight}</td><td>gauge</td><td></td></tr>
  * </table>
+ *
+ * <p>{@code name} is the annotated method's ({@code <simple class name>.<method name>}; {@link CallNames}), or
+ * {@value CallNames#NONE} for direct calls of the API: one set of timers per annotated method, created on its
+ * first call and then found with one map lookup (the number of annotated methods bounds their number). The
+ * other meters are the node's, not a call's.
  *
  * <p>It is both the {@link LocksObserver} that the registry and the cache are built with and a
  * {@link MeterBinder}, and it takes the registry and the cache only as lazy suppliers: so it depends on
@@ -74,8 +84,13 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
 
     @Override
     public void onAcquire(AcquireResult result, long nanos) {
-        for (LockMeters meters : lockMeters) {
-            meters.acquire[result.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+        LockMeters[] all = lockMeters;
+        if (all.length == 0) {
+            return;
+        }
+        String name = CallNames.current();
+        for (LockMeters meters : all) {
+            meters.acquire.of(name)[result.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -102,8 +117,13 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
 
     @Override
     public void onCompute(ComputeResult result, long nanos) {
-        for (ComputeMeters meters : computeMeters) {
-            meters.compute[result.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+        ComputeMeters[] all = computeMeters;
+        if (all.length == 0) {
+            return;
+        }
+        String name = CallNames.current();
+        for (ComputeMeters meters : all) {
+            meters.compute.of(name)[result.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -123,17 +143,33 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
         }
     }
 
-    /** One timer a tag value, in the order of the values. */
-    private static Timer[] timers(MeterRegistry meterRegistry, String name, String description, Tags tags,
-            String tag, Stream<String> values) {
-        return values.map(value -> Timer.builder(name).description(description).tags(tags).tag(tag, value)
-                .register(meterRegistry)).toArray(Timer[]::new);
+    /**
+     * The timers of one meter: for each {@code name} tag, one timer a value of {@code tag}, in the order of the
+     * values; those of {@value CallNames#NONE} made at once, the others on their first event.
+     */
+    private static final class NamedTimers {
+
+        private final Map<String, Timer[]> byName = new ConcurrentHashMap<>();
+
+        private final Function<String, Timer[]> make;
+
+        NamedTimers(MeterRegistry meterRegistry, String meter, String description, Tags tags, String tag,
+                List<String> values) {
+            this.make = name -> values.stream().map(value -> Timer.builder(meter).description(description).tags(tags)
+                    .tag("name", name).tag(tag, value).register(meterRegistry)).toArray(Timer[]::new);
+            of(CallNames.NONE);
+        }
+
+        Timer[] of(String name) {
+            Timer[] timers = byName.get(name);
+            return (timers != null) ? timers : byName.computeIfAbsent(name, make);
+        }
     }
 
     /** The lock meters of one meter registry, indexed by the ordinals of the event enums. */
     private static final class LockMeters {
 
-        final Timer[] acquire;
+        final NamedTimers acquire;
 
         final Counter[][] staleRemoved;
 
@@ -143,8 +179,8 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
 
         LockMeters(MeterRegistry meterRegistry, LockRegistry locks) {
             Tags tags = Tags.of("backend", locks.backend());
-            acquire = timers(meterRegistry, "locks.acquire", "Time to acquire locks, by how the acquire ended",
-                    tags, "result", Arrays.stream(AcquireResult.values()).map(AcquireResult::tag));
+            acquire = new NamedTimers(meterRegistry, "locks.acquire", "Time to acquire locks, by how the acquire ended",
+                    tags, "result", Arrays.stream(AcquireResult.values()).map(AcquireResult::tag).toList());
             staleRemoved = Arrays.stream(StaleReason.values())
                     .map(reason -> Arrays.stream(Remover.values())
                             .map(by -> Counter.builder("locks.stale.removed")
@@ -168,12 +204,13 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
     /** The compute meters of one meter registry, indexed by the ordinals of the outcome enum. */
     private static final class ComputeMeters {
 
-        final Timer[] compute;
+        final NamedTimers compute;
 
         ComputeMeters(MeterRegistry meterRegistry, ComputeCache cache) {
             Tags tags = Tags.of("backend", cache.backend());
-            compute = timers(meterRegistry, "locks.compute", "Fetch-or-compute calls, by how they ended for their caller",
-                    tags, "outcome", Arrays.stream(ComputeResult.values()).map(ComputeResult::tag));
+            compute = new NamedTimers(meterRegistry, "locks.compute",
+                    "Fetch-or-compute calls, by how they ended for their caller", tags, "outcome",
+                    Arrays.stream(ComputeResult.values()).map(ComputeResult::tag).toList());
             Gauge.builder("locks.compute.in.flight", cache, inFlight -> count(inFlight::inFlightCount))
                     .description("Computations in flight now")
                     .tags(tags).strongReference(true).register(meterRegistry);

@@ -23,6 +23,8 @@ public final class FetchOrComputeOperation {
 
     private final boolean optional;
 
+    private String tagName;
+
     FetchOrComputeOperation(String method, KeyExpressions support, MethodParameters parameters, String text,
             Expression expression, UnaryOperator<ComputeOptions> overrides, boolean optional) {
         this.method = method;
@@ -41,12 +43,26 @@ public final class FetchOrComputeOperation {
      *         override {@code Object.toString()}
      */
     String key(MethodInvocation invocation) {
-        Object value = expression.getValue(support.context(parameters, invocation));
+        Object value = KeyExpressions.evaluate(expression, support.context(parameters, invocation), this::describe);
         if (value == null) {
-            throw new IllegalArgumentException("@FetchOrCompute key expression '" + text + "' of " + method
-                    + " is null: a key must not be null");
+            throw new IllegalArgumentException(describe() + " is null: a key must not be null");
         }
         return KeyValues.key(value, "@FetchOrCompute", text, method, -1);
+    }
+
+    private String describe() {
+        return "@FetchOrCompute key expression '" + text + "' of " + method;
+    }
+
+    /** The {@code name} tag of this method's meters and observation. */
+    String tagName() {
+        return tagName;
+    }
+
+    /** Sets the {@code name} tag ({@link FetchOrComputeOperationSource#tagName}); once, when parsed. */
+    FetchOrComputeOperation tagged(String tagName) {
+        this.tagName = tagName;
+        return this;
     }
 
     /** The options: the cache's defaults with the annotation's attributes applied. */

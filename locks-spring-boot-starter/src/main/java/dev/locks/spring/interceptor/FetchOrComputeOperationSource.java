@@ -17,8 +17,9 @@ import org.springframework.expression.Expression;
  *
  * <p>Return types: a value (stored as is); {@code Optional} (its content is stored, an empty one stores
  * nothing, as a {@code null} result, and callers get an {@code Optional} back). Asynchronous and reactive
- * types ({@code CompletableFuture}, {@code Future}, {@code Mono}, ...) and {@code void} are rejected at
- * startup: the cache would store the future, not its value.
+ * types ({@code CompletableFuture}, {@code Future}, {@code Mono}, ...), Kotlin {@code suspend} functions and
+ * {@code void} are rejected at startup: the cache would store the future (or what a suspend function returns at
+ * its first suspension), not the value.
  */
 public class FetchOrComputeOperationSource extends AnnotationOperationSource<FetchOrCompute, FetchOrComputeOperation> {
 
@@ -39,7 +40,17 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
         MethodParameters parameters = expressions.parameters(method);
         Expression key = values.expression("key", annotation.key(), expressions, parameters);
         return new FetchOrComputeOperation(MethodDescriptions.describe(targetClass, method), expressions, parameters,
-                annotation.key(), key, overrides(annotation, values), optional);
+                annotation.key(), key, overrides(annotation, values), optional)
+                .tagged(tagName(annotation, method, targetClass));
+    }
+
+    /**
+     * The {@code name} tag of a method's meters and observation: for now {@code <simple class name>.<method
+     * name>}, as for {@code @Locked}; the one place to use the annotation's value namespace ({@code name}) once
+     * {@code @FetchOrCompute} has it.
+     */
+    static String tagName(FetchOrCompute annotation, Method method, Class<?> targetClass) {
+        return MethodDescriptions.tagName(targetClass, method);
     }
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {
@@ -61,6 +72,12 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
 
     /** Whether the method returns an {@code Optional}; rejects what cannot be stored. */
     private static boolean checkReturnType(Method method, AttributeValues values) {
+        if (ReturnTypes.isSuspending(method)) {
+            throw values.invalid(null, null, "it is a Kotlin suspend function, which finishes on a coroutine after"
+                    + " the call has returned: the cache would store what the call returned first, not the value",
+                    "Make the function non-suspending, or call ComputeCache.fetchOrCompute inside the coroutine (on a"
+                            + " dispatcher that may block, such as Dispatchers.IO).");
+        }
         Class<?> type = method.getReturnType();
         if (type == void.class || type == Void.class) {
             throw values.invalid(null, null, "it returns nothing, so there is no value to store",

@@ -1,6 +1,7 @@
 package dev.locks.spring.interceptor;
 
 import java.lang.reflect.Method;
+import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.config.ConfigurableBeanFactory;
@@ -8,6 +9,7 @@ import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.ParameterNameDiscoverer;
 import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
@@ -74,6 +76,23 @@ final class KeyExpressions {
         }
         check(expression.getAST(), parameters);
         return expression;
+    }
+
+    /**
+     * The value of {@code expression} in {@code context}.
+     *
+     * @param what names the expression in an error: the annotation, the expression's text and the method
+     * @throws IllegalArgumentException naming {@code what}, with SpEL's error as its cause, when the expression
+     *         fails for this call (a property of {@code null}, a method that throws)
+     */
+    static Object evaluate(Expression expression, EvaluationContext context, Supplier<String> what) {
+        try {
+            return expression.getValue(context);
+        }
+        catch (EvaluationException ex) {
+            throw new IllegalArgumentException(what.get() + " could not be evaluated for this call: "
+                    + ex.getMessage(), ex);
+        }
     }
 
     /** The context in which the expressions of one call are evaluated. */

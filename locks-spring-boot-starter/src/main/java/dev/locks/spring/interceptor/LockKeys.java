@@ -60,7 +60,8 @@ final class LockKeys {
         EvaluationContext context = support.context(parameters, invocation);
         List<String> keys = new ArrayList<>(expressions.length + 2);
         for (int i = 0; i < expressions.length; i++) {
-            add(expressions[i].getValue(context), i, keys);
+            int expression = i;
+            add(KeyExpressions.evaluate(expressions[i], context, () -> describe(expression)), i, keys);
         }
         return keys;
     }
@@ -85,9 +86,13 @@ final class LockKeys {
         }
     }
 
+    private String describe(int expression) {
+        return "@Locked key expression '" + texts[expression] + "' of " + method;
+    }
+
     private String key(Object value, int expression, int position) {
         if (value == null) {
-            throw new IllegalArgumentException("@Locked key expression '" + texts[expression] + "' of " + method
+            throw new IllegalArgumentException(describe(expression)
                     + (position < 0 ? " is null" : " yielded null at position " + position)
                     + ": a key must not be null");
         }

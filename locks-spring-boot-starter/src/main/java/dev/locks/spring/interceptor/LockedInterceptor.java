@@ -1,8 +1,10 @@
 package dev.locks.spring.interceptor;
 
+import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.internal.CurrentLease;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
@@ -24,6 +26,9 @@ import org.aopalliance.intercept.MethodInvocation;
  *       new future that completes with the same value or exception once the locks are released, so that
  *       code which continues from it never finds its own locks still held. Cancelling that future does not
  *       release the locks early: they stay held until the method's own future completes.</li>
+ *   <li>The wait for the keys is observed ({@link CallObservations}: an Observation {@code locks.acquire} when
+ *       the application has an {@code ObservationRegistry}), and the registry's events of that acquire carry the
+ *       method's name ({@link CallNames}), the {@code name} tag of the meters.</li>
  * </ul>
  */
 public class LockedInterceptor implements MethodInterceptor {
@@ -32,13 +37,23 @@ public class LockedInterceptor implements MethodInterceptor {
 
     private final Supplier<LockRegistry> registry;
 
+    private final Supplier<CallObservations> observations;
+
+    /** Without observations. */
+    public LockedInterceptor(LockedOperationSource operations, Supplier<LockRegistry> registry) {
+        this(operations, registry, () -> CallObservations.NONE);
+    }
+
     /**
      * @param registry looked up on the first call and kept, so that the interceptor can be created before
      *        the registry
+     * @param observations looked up on the first call and kept, as the registry is
      */
-    public LockedInterceptor(LockedOperationSource operations, Supplier<LockRegistry> registry) {
+    public LockedInterceptor(LockedOperationSource operations, Supplier<LockRegistry> registry,
+            Supplier<CallObservations> observations) {
         this.operations = operations;
         this.registry = registry;
+        this.observations = observations;
     }
 
     @Override
@@ -48,7 +63,17 @@ public class LockedInterceptor implements MethodInterceptor {
             return invocation.proceed();
         }
         LockRegistry locks = registry.get();
-        Lease lease = locks.acquire(operation.keys(invocation), operation.options(locks.defaultOptions()));
+        List<String> keys = operation.keys(invocation);
+        AcquireOptions options = operation.options(locks.defaultOptions());
+        Lease lease;
+        String previous = CallNames.enter(operation.tagName());
+        try {
+            lease = observations.get().observe(CallObservations.ACQUIRE, operation.tagName(), locks.backend(),
+                    () -> locks.acquire(keys, options));
+        }
+        finally {
+            CallNames.restore(previous);
+        }
         return operation.async() ? proceedAsync(invocation, lease) : proceed(invocation, lease);
     }
 

@@ -14,10 +14,19 @@ public final class LockedOperation {
 
     private final boolean async;
 
-    LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async) {
+    private final String tagName;
+
+    /** @param tagName the {@code name} tag of the call's meters and observation */
+    LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String tagName) {
         this.keys = keys;
         this.overrides = new Overrides<>(overrides);
         this.async = async;
+        this.tagName = tagName;
+    }
+
+    /** The {@code name} tag of this method's meters and observation: {@code <simple class name>.<method name>}. */
+    String tagName() {
+        return tagName;
     }
 
     /** The keys of this call. */

@@ -15,7 +15,8 @@ import org.springframework.expression.Expression;
 /**
  * Parses {@link Locked} annotations once per bean class: the key expressions (checked against the
  * method's parameters and the bean factory) and the option attributes (placeholders resolved, durations
- * parsed).
+ * parsed). Reactive return types and Kotlin {@code suspend} functions are refused at startup: they finish after
+ * the call returns, and the lock would not cover their work.
  */
 public class LockedOperationSource extends AnnotationOperationSource<Locked, LockedOperation> {
 
@@ -33,7 +34,8 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
     protected LockedOperation parse(Locked locked, Method method, Class<?> targetClass) {
         AttributeValues values = new AttributeValues(environment, Locked.class, targetClass, method);
         boolean async = isAsync(method, values);
-        return new LockedOperation(keys(locked.keys(), method, targetClass, values), overrides(locked, values), async);
+        return new LockedOperation(keys(locked.keys(), method, targetClass, values), overrides(locked, values), async,
+                MethodDescriptions.tagName(targetClass, method));
     }
 
     private LockKeys keys(String[] texts, Method method, Class<?> targetClass, AttributeValues values) {
@@ -66,6 +68,12 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
     }
 
     private static boolean isAsync(Method method, AttributeValues values) {
+        if (ReturnTypes.isSuspending(method)) {
+            throw values.invalid(null, null, "it is a Kotlin suspend function, which finishes on a coroutine after"
+                    + " the call has returned: its body would run without the lock",
+                    "Make the function non-suspending, or lock inside the coroutine with LockRegistry.withLocks (on a"
+                            + " dispatcher that may block, such as Dispatchers.IO).");
+        }
         Class<?> type = method.getReturnType();
         if (type == CompletableFuture.class || type == CompletionStage.class) {
             return true;

@@ -11,6 +11,16 @@ final class MethodDescriptions {
     private MethodDescriptions() {
     }
 
+    /**
+     * {@code <simple class name>.<method name>}, the {@code name} tag of the meters of an annotated call
+     * (overloads share it); a class without a simple name (anonymous) shows its short name.
+     */
+    static String tagName(Class<?> targetClass, Method method) {
+        Class<?> type = targetClass == null ? method.getDeclaringClass() : ClassUtils.getUserClass(targetClass);
+        String simple = type.getSimpleName();
+        return (simple.isEmpty() ? ClassUtils.getShortName(type) : simple) + "." + method.getName();
+    }
+
     static String describe(Class<?> targetClass, Method method) {
         Class<?> type = targetClass == null ? method.getDeclaringClass() : ClassUtils.getUserClass(targetClass);
         return ClassUtils.getShortName(type) + "." + method.getName() + Arrays.stream(method.getParameterTypes())

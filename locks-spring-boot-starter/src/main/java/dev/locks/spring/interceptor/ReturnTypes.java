@@ -1,5 +1,6 @@
 package dev.locks.spring.interceptor;
 
+import java.lang.reflect.Method;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
 import org.springframework.core.ReactiveAdapterRegistry;
@@ -8,6 +9,20 @@ import org.springframework.core.ReactiveAdapterRegistry;
 final class ReturnTypes {
 
     private ReturnTypes() {
+    }
+
+    /** The type of the last parameter the Kotlin compiler gives a {@code suspend} function. */
+    private static final String CONTINUATION = "kotlin.coroutines.Continuation";
+
+    /**
+     * Whether {@code method} is a Kotlin {@code suspend} function, known by its JVM shape (a last parameter
+     * {@code kotlin.coroutines.Continuation}) so that no Kotlin is needed at runtime. Such a method returns at
+     * its first suspension point and finishes later, on a coroutine: an interceptor around it would release its
+     * lock, or store its value, before the body has finished.
+     */
+    static boolean isSuspending(Method method) {
+        Class<?>[] parameters = method.getParameterTypes();
+        return parameters.length > 0 && CONTINUATION.equals(parameters[parameters.length - 1].getName());
     }
 
     /**

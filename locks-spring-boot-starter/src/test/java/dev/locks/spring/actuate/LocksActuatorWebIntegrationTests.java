@@ -29,7 +29,7 @@ import org.springframework.http.ResponseEntity;
  * default access of the {@code locks} endpoint (read-only).
  */
 @SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "management.endpoints.web.exposure.include=health,metrics,locks",
+        "locks.endpoint.show-keys=always", "management.endpoints.web.exposure.include=health,metrics,locks",
         "management.endpoint.health.show-details=always" })
 @AutoConfigureTestRestTemplate
 class LocksActuatorWebIntegrationTests {
@@ -127,7 +127,7 @@ class LocksActuatorWebIntegrationTests {
 
         DocumentContext json = get("/actuator/metrics/locks.acquire?tag=result:acquired", HttpStatus.OK);
         assertThat(json.read("$.measurements[?(@.statistic == 'COUNT')].value", List.class)).isNotEmpty();
-        assertThat(json.read("$.availableTags[*].tag", List.class)).containsExactly("backend");
+        assertThat(json.read("$.availableTags[*].tag", List.class)).containsExactlyInAnyOrder("backend", "name");
     }
 
     private DocumentContext get(String path, HttpStatus expected) {

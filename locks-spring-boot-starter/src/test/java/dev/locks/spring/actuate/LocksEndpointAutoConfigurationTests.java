@@ -38,12 +38,41 @@ class LocksEndpointAutoConfigurationTests {
                 .run(context -> {
                     try (Lease lease = context.getBean(LockRegistry.class).acquire(List.of("account:1"))) {
                         LocksEndpoint.LocksDescriptor locks = context.getBean(LocksEndpoint.class)
-                                .locks(SecurityContext.NONE);
+                                .locks(SecurityContext.NONE, null);
                         assertThat(locks.backend()).isEqualTo("local");
                         assertThat(locks.locks()).extracting(LocksEndpoint.HeldLockDescriptor::fencingToken)
                                 .containsExactly(lease.fencingToken());
                     }
                 });
+    }
+
+    @Test
+    void maxListedShouldBoundTheListingOfTheRealRegistry() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class,
+                        LocksEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=locks", "locks.endpoint.max-listed=3")
+                .run(context -> {
+                    List<String> keys = java.util.stream.IntStream.range(0, 10).mapToObj(i -> "k" + i).toList();
+                    try (Lease lease = context.getBean(LockRegistry.class).acquire(keys)) {
+                        LocksEndpoint.LocksDescriptor locks = context.getBean(LocksEndpoint.class)
+                                .locks(SecurityContext.NONE, null);
+                        assertThat(locks.locks()).hasSize(3);
+                        assertThat(locks.truncated()).isTrue();
+                        assertThat(context.getBean(LocksEndpoint.class).locks(SecurityContext.NONE, 20).locks())
+                                .hasSize(3);
+                    }
+                });
+    }
+
+    @Test
+    void maxListedBelowOneShouldStopStartupNamingTheProperty() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class,
+                        LocksEndpointAutoConfiguration.class))
+                .withPropertyValues("management.endpoints.web.exposure.include=locks", "locks.endpoint.max-listed=0")
+                .run(context -> assertThat(context).hasFailed().getFailure()
+                        .rootCause().hasMessageContaining("locks.endpoint.max-listed"));
     }
 
     @Test
@@ -111,7 +140,7 @@ class LocksEndpointAutoConfigurationTests {
                 .withConfiguration(AutoConfigurations.of(LocksEndpointAutoConfiguration.class))
                 .withBean(LockRegistry.class, () -> registry)
                 .withPropertyValues("management.endpoints.web.exposure.include=locks", "locks.endpoint.show-keys=never")
-                .run(context -> assertThat(context.getBean(LocksEndpoint.class).locks(SecurityContext.NONE).locks())
+                .run(context -> assertThat(context.getBean(LocksEndpoint.class).locks(SecurityContext.NONE, null).locks())
                         .extracting(LocksEndpoint.HeldLockDescriptor::key).containsOnly(LocksEndpoint.MASK));
     }
 
@@ -126,9 +155,9 @@ class LocksEndpointAutoConfigurationTests {
                         "locks.endpoint.show-keys=when-authorized", "locks.endpoint.roles=OPS")
                 .run(context -> {
                     LocksEndpoint endpoint = context.getBean(LocksEndpoint.class);
-                    assertThat(endpoint.locks(caller("OPS")).locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
+                    assertThat(endpoint.locks(caller("OPS"), null).locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
                             .containsOnly("account:1");
-                    assertThat(endpoint.locks(caller("DEV")).locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
+                    assertThat(endpoint.locks(caller("DEV"), null).locks()).extracting(LocksEndpoint.HeldLockDescriptor::key)
                             .containsOnly(LocksEndpoint.MASK);
                 });
     }

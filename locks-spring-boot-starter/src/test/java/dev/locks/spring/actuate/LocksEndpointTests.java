@@ -35,7 +35,7 @@ class LocksEndpointTests {
 
     @Test
     void heldLocksShouldBeListedWithBackendAndComputations() {
-        LocksDescriptor locks = endpoint(Show.ALWAYS).locks(SecurityContext.NONE);
+        LocksDescriptor locks = endpoint(Show.ALWAYS).locks(SecurityContext.NONE, null);
 
         assertThat(locks.backend()).isEqualTo("stub");
         assertThat(locks.locks()).extracting(HeldLockDescriptor::key).containsExactly("account:1", "files:/a/b");
@@ -68,18 +68,48 @@ class LocksEndpointTests {
     void showKeysNeverShouldMaskEveryKey() {
         LocksEndpoint endpoint = endpoint(Show.NEVER);
 
-        LocksDescriptor locks = endpoint.locks(user("ops", "ADMIN"));
+        LocksDescriptor locks = endpoint.locks(user("ops", "ADMIN"), null);
 
         assertThat(locks.locks()).extracting(HeldLockDescriptor::key).containsOnly(LocksEndpoint.MASK);
         assertThat(locks.computations()).extracting(LocksEndpoint.ComputationDescriptor::key)
                 .containsOnly(LocksEndpoint.MASK);
-        assertThat(endpoint.lock(SecurityContext.NONE, new String[] { "account:1" }).key())
-                .isEqualTo(LocksEndpoint.MASK);
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+                .isThrownBy(() -> endpoint.lock(SecurityContext.NONE, new String[] { "account:1" }));
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+                .isThrownBy(() -> endpoint.lock(SecurityContext.NONE, new String[] { "account:2" }));
+    }
+
+    @Test
+    void listingShouldReadNoMoreThanItShows() {
+        LockRegistry million = new StubLockRegistry() {
+            @Override
+            public List<HeldLock> heldLocks() {
+                throw new AssertionError("the endpoint listed every lock");
+            }
+
+            @Override
+            public List<HeldLock> heldLocks(int limit) {
+                assertThat(limit).isEqualTo(3);
+                return List.of(ACCOUNT, PATH, ACCOUNT);
+            }
+        };
+        LocksEndpoint endpoint = new LocksEndpoint(million, null, Show.ALWAYS, List.of(), 2);
+
+        LocksDescriptor locks = endpoint.locks(SecurityContext.NONE, null);
+
+        assertThat(locks.locks()).hasSize(2);
+        assertThat(locks.truncated()).isTrue();
+    }
+
+    @Test
+    void negativeLimitShouldBeAnInvalidRequest() {
+        assertThatExceptionOfType(InvalidEndpointRequestException.class)
+                .isThrownBy(() -> endpoint(Show.ALWAYS).locks(SecurityContext.NONE, -1));
     }
 
     @Test
     void showKeysWhenAuthorizedShouldHideKeysFromAnonymousCallers() {
-        assertThat(endpoint(Show.WHEN_AUTHORIZED).locks(SecurityContext.NONE).locks())
+        assertThat(endpoint(Show.WHEN_AUTHORIZED).locks(SecurityContext.NONE, null).locks())
                 .extracting(HeldLockDescriptor::key).containsOnly(LocksEndpoint.MASK);
     }
 
@@ -87,9 +117,9 @@ class LocksEndpointTests {
     void showKeysWhenAuthorizedShouldShowKeysToCallersInARole() {
         LocksEndpoint endpoint = new LocksEndpoint(registry, cache, Show.WHEN_AUTHORIZED, Set.of("OPS"));
 
-        assertThat(endpoint.locks(user("ops", "OPS")).locks()).extracting(HeldLockDescriptor::key)
+        assertThat(endpoint.locks(user("ops", "OPS"), null).locks()).extracting(HeldLockDescriptor::key)
                 .containsExactly("account:1", "files:/a/b");
-        assertThat(endpoint.locks(user("dev", "DEV")).locks()).extracting(HeldLockDescriptor::key)
+        assertThat(endpoint.locks(user("dev", "DEV"), null).locks()).extracting(HeldLockDescriptor::key)
                 .containsOnly(LocksEndpoint.MASK);
     }
 
@@ -115,7 +145,7 @@ class LocksEndpointTests {
     void noComputeCacheShouldListNoComputations() {
         LocksEndpoint endpoint = new LocksEndpoint(registry, null, Show.ALWAYS, List.of());
 
-        assertThat(endpoint.locks(SecurityContext.NONE).computations()).isEmpty();
+        assertThat(endpoint.locks(SecurityContext.NONE, null).computations()).isEmpty();
     }
 
     private LocksEndpoint endpoint(Show showKeys) {

@@ -17,7 +17,7 @@ import org.springframework.http.ResponseEntity;
 
 /** The forced release, where the application opened writes with {@code access=unrestricted}. */
 @SpringBootTest(classes = ActuateTestApplication.class, webEnvironment = WebEnvironment.RANDOM_PORT, properties = {
-        "management.endpoints.web.exposure.include=locks", "management.endpoint.locks.access=unrestricted" })
+        "locks.endpoint.show-keys=always", "management.endpoints.web.exposure.include=locks", "management.endpoint.locks.access=unrestricted" })
 @AutoConfigureTestRestTemplate
 class LocksEndpointWriteAccessWebIntegrationTests {
 

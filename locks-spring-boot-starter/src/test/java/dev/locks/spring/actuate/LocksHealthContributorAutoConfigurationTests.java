@@ -68,7 +68,8 @@ class LocksHealthContributorAutoConfigurationTests {
 
     @Test
     void userIndicatorOfTheSameTypeShouldWin() {
-        LocksHealthIndicator mine = new LocksHealthIndicator(new StubLockRegistry(), null);
+        LocksHealthIndicator mine = new LocksHealthIndicator(new StubLockRegistry(), null, LocksBackendPing.NONE,
+                new LastSweep());
         runner.withBean("myLocksHealth", LocksHealthIndicator.class, () -> mine)
                 .run(context -> assertThat(context).getBean(LocksHealthIndicator.class).isSameAs(mine));
     }

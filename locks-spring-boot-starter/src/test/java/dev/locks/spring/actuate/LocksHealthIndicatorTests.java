@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.Computation;
 import dev.locks.HeldLock;
+import dev.locks.LockUnavailableException;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
@@ -20,29 +21,33 @@ class LocksHealthIndicatorTests {
                 .with(new HeldLock("a", "t1", 1, AT, AT.plusSeconds(30), false));
         StubComputeCache cache = new StubComputeCache().with(new Computation("q", "t2", 0, AT));
 
-        Health health = new LocksHealthIndicator(registry, cache).health();
+        Health health = new LocksHealthIndicator(registry, cache, LocksBackendPing.NONE, new LastSweep()).health();
 
         assertThat(health.getStatus()).isEqualTo(Status.UP);
         assertThat(health.getDetails()).containsEntry("backend", "stub").containsEntry("held", 1)
-                .containsEntry("stale", 0L).containsEntry("computations", 1);
+                .containsEntry("stale", 0).containsEntry("computations", 1);
     }
 
     @Test
-    void staleLocksShouldStillBeUp() {
-        StubLockRegistry registry = new StubLockRegistry()
-                .with(new HeldLock("a", "t1", 1, AT, AT, true))
-                .with(new HeldLock("b", "t1", 2, AT, AT, true));
+    void staleLocksFoundByTheLastSweepShouldStillBeUp() {
+        LastSweep lastSweep = new LastSweep();
+        lastSweep.onSweep(2, 1_000);
 
-        Health health = new LocksHealthIndicator(registry, null).health();
+        Health health = new LocksHealthIndicator(new StubLockRegistry(), null, LocksBackendPing.NONE, lastSweep)
+                .health();
 
         assertThat(health.getStatus()).isEqualTo(Status.UP);
-        assertThat(health.getDetails()).containsEntry("held", 2).containsEntry("stale", 2L)
+        assertThat(health.getDetails()).containsEntry("held", 0).containsEntry("stale", 2)
                 .containsEntry("computations", 0);
     }
 
     @Test
     void unreachableBackendShouldBeDownNamingTheBackend() {
-        Health health = new LocksHealthIndicator(new StubLockRegistry().unreachable(), null).health();
+        LocksBackendPing unreachable = () -> {
+            throw new LockUnavailableException("stub backend unreachable", null);
+        };
+
+        Health health = new LocksHealthIndicator(new StubLockRegistry(), null, unreachable, new LastSweep()).health();
 
         assertThat(health.getStatus()).isEqualTo(Status.DOWN);
         assertThat(health.getDetails()).containsEntry("backend", "stub").containsKey("error");

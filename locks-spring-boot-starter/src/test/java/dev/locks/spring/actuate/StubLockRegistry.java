@@ -16,7 +16,7 @@ import java.util.function.Supplier;
  * A lock registry double for the operations tests: it shows whatever locks a test puts in it, and can act
  * as an unreachable backend. It takes no locks of its own.
  */
-final class StubLockRegistry implements LockRegistry {
+class StubLockRegistry implements LockRegistry {
 
     private final Map<String, HeldLock> held = new ConcurrentSkipListMap<>();
 

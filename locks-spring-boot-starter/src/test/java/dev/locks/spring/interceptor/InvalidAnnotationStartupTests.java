@@ -130,13 +130,7 @@ class InvalidAnnotationStartupTests {
     }
 
     private FailureAnalysis failure(Class<?> beanClass) {
-        FailureAnalysis[] analysis = new FailureAnalysis[1];
-        runner.withBean(beanClass).run(context -> {
-            assertThat(context).hasFailed();
-            assertThat(context.getStartupFailure()).hasRootCauseInstanceOf(InvalidLocksAnnotationException.class);
-            analysis[0] = StartupFailures.analyze(context.getStartupFailure());
-        });
-        return analysis[0];
+        return StartupFailures.analyzeStartup(runner, beanClass, InvalidLocksAnnotationException.class);
     }
 
     static class SyntaxError {

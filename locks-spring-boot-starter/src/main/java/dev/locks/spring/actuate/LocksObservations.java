@@ -1,0 +1,33 @@
+package dev.locks.spring.actuate;
+
+import dev.locks.spring.interceptor.CallObservations;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+
+/**
+ * The Micrometer Observations of annotated calls: {@code locks.acquire} around each wait for locks,
+ * {@code locks.compute} around each fetch-or-compute call (its body, when it computes, runs inside it, so its
+ * own spans are children of it). Both carry the low-cardinality values {@code name} and {@code backend}; an
+ * exception is recorded as the observation's error and rethrown as is. Handlers of the application's
+ * {@link ObservationRegistry} (Spring Boot's tracing, say) see them; the {@code locks.*} meters are fed as
+ * before, by {@link LocksMetrics}.
+ */
+public final class LocksObservations implements CallObservations {
+
+    private final ObservationRegistry registry;
+
+    public LocksObservations(ObservationRegistry registry) {
+        this.registry = registry;
+    }
+
+    @Override
+    public <T> T observe(String observation, String name, String backend, Call<T> call) throws Throwable {
+        if (registry.isNoop()) {
+            return call.run();
+        }
+        return Observation.createNotStarted(observation, registry)
+                .lowCardinalityKeyValue("name", name)
+                .lowCardinalityKeyValue("backend", backend)
+                .observeChecked(call::run);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.locks.spring.interceptor;
+
+/**
+ * The name of the annotated call running on this thread, for the {@code name} tag of the meters: an
+ * interceptor sets it around its registry or cache call, whose events ({@link dev.locks.LocksObserver}) arrive
+ * on the caller's thread before that call returns. Outside such a call it is {@value #NONE}, so direct calls of
+ * the API are tagged {@code name=none}. The body of a {@code @FetchOrCompute} method runs under the name of
+ * whoever called the method, not under its own, so that its own direct calls are not counted as the method's.
+ */
+public final class CallNames {
+
+    /** The name of a direct call of the API. */
+    public static final String NONE = "none";
+
+    private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();
+
+    private CallNames() {
+    }
+
+    /** The name of the annotated call running on this thread, or {@value #NONE}. */
+    public static String current() {
+        String name = CURRENT.get();
+        return (name != null) ? name : NONE;
+    }
+
+    /** Sets the current name ({@code null}: none); returns the one before, for {@link #restore}. */
+    static String enter(String name) {
+        String previous = CURRENT.get();
+        restore(name);
+        return previous;
+    }
+
+    /** Sets the name back to what {@link #enter} returned. */
+    static void restore(String previous) {
+        if (previous == null) {
+            CURRENT.remove();
+        }
+        else {
+            CURRENT.set(previous);
+        }
+    }
+}
