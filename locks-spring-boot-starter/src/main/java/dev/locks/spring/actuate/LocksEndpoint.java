@@ -33,8 +33,9 @@ import org.springframework.boot.actuate.endpoint.annotation.Selector.Match;
  *       listing reads no more than it returns ({@link LockRegistry#heldLocks(int)}), so that a million locks
  *       cost what a thousand do;</li>
  *   <li>{@code GET /actuator/locks/{key}}: one lock, or 404 when the key is not held (a key may contain
- *       {@code /}). A caller who may not see keys gets 400 whether or not the key is held: a lookup must not
- *       tell them which keys (customer ids, say) are locked;</li>
+ *       {@code /}). A caller who may not see keys gets 404 whether or not the key is held: a lookup must not
+ *       tell them which keys (customer ids, say) are locked, and 404 is what SPEC promises for a key
+ *       the caller cannot be shown;</li>
  *   <li>{@code DELETE /actuator/locks/{key}}: force-releases the key and logs a warning. Only with
  *       {@code management.endpoint.locks.access=unrestricted}: under the default (read-only) access Spring
  *       Boot refuses it.</li>
@@ -120,16 +121,14 @@ public class LocksEndpoint {
     }
 
     /**
-     * The lock held on {@code key}; {@code null} (404 over the web) when the key is not held.
-     *
-     * @throws InvalidEndpointRequestException (400 over the web) when the caller may not see keys, held or not
+     * The lock held on {@code key}; {@code null} (404 over the web) when the key is not held, or when the
+     * caller may not see keys, held or not (the same answer either way, so the lookup is no oracle).
      */
     @ReadOperation
     public @Nullable HeldLockDescriptor lock(SecurityContext securityContext,
             @Selector(match = Match.ALL_REMAINING) String[] key) {
         if (!showKeys.isShown(securityContext, roles)) {
-            throw new InvalidEndpointRequestException("Keys are hidden from this caller (locks.endpoint.show-keys),"
-                    + " so locks cannot be looked up by key", "keys are hidden");
+            return null;
         }
         return registry.heldLock(join(key)).map(lock -> HeldLockDescriptor.of(lock, true)).orElse(null);
     }
