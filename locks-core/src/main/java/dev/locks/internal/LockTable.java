@@ -19,9 +19,11 @@ final class LockTable {
 
     private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
     private final StaleRemovals staleRemovals;
+    private final WaitQueues queues;
 
-    LockTable(StaleRemovals staleRemovals) {
+    LockTable(StaleRemovals staleRemovals, WaitQueues queues) {
         this.staleRemovals = staleRemovals;
+        this.queues = queues;
     }
 
     /** What {@link #takeSolo} returns when the caller holds the key already: re-enter it with a lease. */
@@ -105,10 +107,21 @@ final class LockTable {
         }
     }
 
+    /**
+     * Drops the hold of an attempt that is rolled back; the last one removes the entry, waking whoever waits
+     * for its key except {@code self}, the rolling-back waiter.
+     */
+    void drop(LockEntry entry, Waiter self) {
+        if (entry.dropHold() == 0) {
+            entries.remove(entry.key(), entry);
+            queues.released(entry.key(), self, true);
+        }
+    }
+
     /** Removes an entry whose last hold was dropped, and wakes its waiters. */
     void removeReleased(LockEntry entry) {
         entries.remove(entry.key(), entry);
-        entry.wakeWaiters();
+        queues.released(entry.key(), null, true);
     }
 
     /**
@@ -127,7 +140,7 @@ final class LockTable {
             }
             entry.markLost();
         }
-        entry.wakeWaiters();
+        queues.released(entry.key(), null, true);
         staleRemovals.removed(entry, reason, by);
         return true;
     }
@@ -153,7 +166,7 @@ final class LockTable {
             }
             entry.markLost();
         }
-        entry.wakeWaiters();
+        queues.released(key, null, true);
         return true;
     }
 

@@ -1,53 +1,73 @@
 package dev.locks.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A thread parked until a key it waits for is released, or its pause ends. It sits in one list (of a
- * blocking entry, or of a key held on another node) until that list is drained, which signals it. It is
- * never added to a second list: its link belongs to the first, and relinking it would cut that list short or
- * close it into a cycle. An acquire blocked again by the same list re-parks on the same waiter; blocked by
- * any other, it takes a new one.
+ * One waiting acquire (its ticket): a thread with its place in the wait queues of its keys
+ * ({@link WaitQueues}), from its first failed attempt until it gets its keys or gives up, when it leaves
+ * every queue. Its {@link #order} is fixed when it starts waiting: the older waiter of a key comes first.
+ *
+ * <p>A wake-up is a count, not a flag: the acquire reads {@link #signals()} before each attempt and parks
+ * only while it has not moved, so a signal sent during the attempt is never lost.
  */
 final class Waiter {
 
-    final Thread thread;
-    /** The next waiter of the same entry; written before the waiter is published, never after. */
-    Waiter next;
-    /** The list it was added to; read and written by its own thread only. */
-    Object list;
-    private volatile boolean signalled;
+    private static final VarHandle SIGNALS;
 
-    Waiter(Thread thread) {
-        this.thread = thread;
-    }
-
-    /** Guards the one-list rule: a waiter already in a list must never be linked into another. */
-    void requireUnlisted() {
-        if (list != null) {
-            throw new IllegalStateException("a waiter is in one wait list at most");
+    static {
+        try {
+            SIGNALS = MethodHandles.lookup().findVarHandle(Waiter.class, "signals", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
     }
 
-    boolean isSignalled() {
-        return signalled;
+    final Thread thread;
+    /** Its place among this JVM's waiters: lower is older. */
+    final long order;
+    /** The keys of the acquire, sorted. */
+    final String[] keys;
+    /** Its keys' queues it is in: {@code keys[from..to)}; read and written by its own thread only. */
+    int from;
+    int to;
+    /** Whether it waits for an entry of this JVM's table (rather than for a key held on another node). */
+    volatile boolean local;
+    /** Its ticket in a remote store: id, order there (0 until placed), the keys it is placed at, and when. */
+    String remoteId;
+    long remoteOrder;
+    List<String> remoteKeys = List.of();
+    long remotePlacedNanos;
+    @SuppressWarnings("unused") // through SIGNALS
+    private volatile int signals;
+
+    Waiter(Thread thread, long order, String[] keys) {
+        this.thread = thread;
+        this.order = order;
+        this.keys = keys;
+    }
+
+    int signals() {
+        return signals;
     }
 
     void signal() {
-        signalled = true;
+        SIGNALS.getAndAdd(this, 1);
         LockSupport.unpark(thread);
     }
 
     /**
-     * Parks until signalled or {@code nanos} have passed (real time). Permits left over from earlier
-     * registrations do not end the wait early; an interrupt does not either, and stays set.
+     * Parks until signalled after {@code seen} was read, or {@code nanos} have passed (real time). Permits
+     * left over from earlier wake-ups do not end the wait early; an interrupt does not either, and stays set.
      *
      * @return whether the thread was interrupted meanwhile (the caller restores the flag)
      */
-    boolean await(long nanos) {
+    boolean await(int seen, long nanos) {
         boolean interrupted = false;
         long deadline = System.nanoTime() + nanos;
-        while (!signalled) {
+        while (signals == seen) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 break;
@@ -58,5 +78,10 @@ final class Waiter {
             }
         }
         return interrupted;
+    }
+
+    @Override
+    public String toString() {
+        return "Waiter[" + thread.getName() + ", order " + order + "]";
     }
 }
