@@ -63,7 +63,8 @@ class RedisBackendConfiguration {
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
-                .notify(properties.getRedis().isNotify());
+                .notify(properties.getRedis().isNotify())
+                .lease(properties.getRedis().getLease());
         return RegistrySettings.apply(builder, properties, observers, clock).build();
     }
 
