@@ -13,6 +13,7 @@ import dev.locks.spi.RemoteLockStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
@@ -139,7 +140,10 @@ public final class LockEngine implements AutoCloseable {
         }
         long start = clock.nanoTime();
         boolean interrupted = false;
-        Waiter waiter = null;
+        // with a store, a caller that may wait takes its ticket at once, so that its first attempt already
+        // queues it there (and a release tells its node); in memory it costs nothing until it waits
+        Waiter waiter = remote != null && options.allowsRetryAfter(0)
+                ? queues.newWaiter(solo == null ? sorted : new String[] {solo}) : null;
         try {
             for (int attempt = 0; ; attempt++) {
                 int seen = waiter == null ? 0 : waiter.signals();
@@ -354,7 +358,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     private static int indexOf(String[] sorted, String key) {
-        int index = java.util.Arrays.binarySearch(sorted, key);
+        int index = Arrays.binarySearch(sorted, key);
         return Math.max(index, 0);
     }
 

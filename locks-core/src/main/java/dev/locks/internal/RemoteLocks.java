@@ -92,10 +92,10 @@ final class RemoteLocks implements AutoCloseable {
         }
         RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId,
                 Thread.currentThread().getName() + " @ " + node);
-        long leaseMillis = timeoutNanos == Long.MAX_VALUE ? infiniteLeaseMillis : leaseMillis(timeoutNanos);
-        Attempt attempt = store.tryAcquire(created, owner, leaseMillis, waiter == null ? null : ticket(waiter));
+        Attempt attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos),
+                waiter == null ? null : ticket(waiter));
         if (waiter != null) {
-            waiter.remoteKeys = List.of();
+            waiter.remoteKeys.removeAll(created); // placed again below, up to the key in its way
         }
         if (attempt.isTaken()) {
             lease.token = attempt.token();
@@ -120,6 +120,10 @@ final class RemoteLocks implements AutoCloseable {
      * reached only costs the waiter its place.
      */
     void enqueue(Waiter waiter, List<String> keys) {
+        if (waiter.remoteKeys.containsAll(keys)
+                && clock.nanoTime() - waiter.remotePlacedNanos < TICKET_REFRESH_NANOS) {
+            return; // placed there lately: no round trip for every wake-up in this node's table
+        }
         try {
             long order = store.enqueue(keys, ticket(waiter));
             if (order > 0) {
@@ -133,7 +137,7 @@ final class RemoteLocks implements AutoCloseable {
     /** Refreshes {@code waiter}'s ticket, if it is placed, once a third of its lease has passed. */
     void refresh(Waiter waiter) {
         if (!waiter.remoteKeys.isEmpty() && clock.nanoTime() - waiter.remotePlacedNanos >= TICKET_REFRESH_NANOS) {
-            enqueue(waiter, waiter.remoteKeys);
+            enqueue(waiter, List.copyOf(waiter.remoteKeys));
         }
     }
 
@@ -142,8 +146,8 @@ final class RemoteLocks implements AutoCloseable {
         if (waiter.remoteKeys.isEmpty()) {
             return;
         }
-        List<String> keys = waiter.remoteKeys;
-        waiter.remoteKeys = List.of();
+        List<String> keys = List.copyOf(waiter.remoteKeys);
+        waiter.remoteKeys.clear();
         try {
             store.dequeue(keys, waiter.remoteId);
         } catch (LockUnavailableException e) {
@@ -165,7 +169,7 @@ final class RemoteLocks implements AutoCloseable {
 
     private void placed(Waiter waiter, long order, List<String> keys) {
         waiter.remoteOrder = order;
-        waiter.remoteKeys = List.copyOf(keys);
+        waiter.remoteKeys.addAll(keys);
         waiter.remotePlacedNanos = clock.nanoTime();
     }
 
@@ -232,10 +236,10 @@ final class RemoteLocks implements AutoCloseable {
         store.close();
     }
 
-    private List<Ownership> ownerships(Collection<LockEntry> entries) {
+    private static List<Ownership> ownerships(Collection<LockEntry> entries) {
         List<Ownership> ownerships = new ArrayList<>(entries.size());
         for (LockEntry entry : entries) {
-            long lease = entry.timeoutNanos == Long.MAX_VALUE ? infiniteLeaseMillis : leaseMillis(entry.timeoutNanos);
+            long lease = entry.timeoutNanos == Long.MAX_VALUE ? 0 : leaseMillis(entry.timeoutNanos);
             ownerships.add(new Ownership(entry.key(), entry.ownerId(), lease));
         }
         return ownerships;

@@ -2,7 +2,8 @@ package dev.locks.internal;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.List;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -35,10 +36,13 @@ final class Waiter {
     int to;
     /** Whether it waits for an entry of this JVM's table (rather than for a key held on another node). */
     volatile boolean local;
-    /** Its ticket in a remote store: id, order there (0 until placed), the keys it is placed at, and when. */
+    /**
+     * Its ticket in a remote store: id, order there (0 until placed), the keys it may be placed at (to take it
+     * out of when it gives up), and when it was last placed.
+     */
     String remoteId;
     long remoteOrder;
-    List<String> remoteKeys = List.of();
+    final Set<String> remoteKeys = new LinkedHashSet<>();
     long remotePlacedNanos;
     @SuppressWarnings("unused") // through SIGNALS
     private volatile int signals;

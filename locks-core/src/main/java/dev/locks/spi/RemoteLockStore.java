@@ -23,7 +23,9 @@ public interface RemoteLockStore extends AutoCloseable {
      *
      * @param keys sorted, distinct keys
      * @param owner who takes them: unique per lease across every node
-     * @param leaseMillis how long the keys stay taken unless renewed; {@code 0} for no expiry
+     * @param leaseMillis how long the keys stay taken unless renewed; {@code 0} for an infinite lock timeout (a
+     *        store whose {@link #infiniteLeaseMillis()} is not 0 holds them under that lease, which the engine
+     *        renews; else they never expire)
      * @return the fencing token, or which key someone else holds
      */
     Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis);
@@ -127,7 +129,8 @@ public interface RemoteLockStore extends AutoCloseable {
     /**
      * A key with the owner that holds it, and the lease to renew it with.
      *
-     * @param leaseMillis for {@link #renew}: the new lease; ignored by {@link #release}
+     * @param leaseMillis for {@link #renew}: the new lease ({@code 0}: an infinite lock timeout, as in
+     *        {@link #tryAcquire(List, Owner, long)}); ignored by {@link #release}
      */
     record Ownership(String key, String ownerId, long leaseMillis) {
     }
