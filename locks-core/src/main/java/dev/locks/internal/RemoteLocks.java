@@ -129,7 +129,7 @@ final class RemoteLocks implements AutoCloseable {
             if (order > 0) {
                 placed(waiter, order, keys);
             }
-        } catch (LockUnavailableException e) {
+        } catch (RuntimeException e) { // best effort: the acquire goes on, only its place is lost
             LOG.log(Level.DEBUG, () -> "could not queue a waiter for " + keys + " in the lock store", e);
         }
     }
@@ -150,7 +150,7 @@ final class RemoteLocks implements AutoCloseable {
         waiter.remoteKeys.clear();
         try {
             store.dequeue(keys, waiter.remoteId);
-        } catch (LockUnavailableException e) {
+        } catch (RuntimeException e) { // called in a finally: never hides what ended the wait
             LOG.log(Level.DEBUG, () -> "could not take a waiter for " + keys + " out of the lock store's queues; "
                     + "its ticket expires", e);
         }

@@ -35,6 +35,23 @@ class RedisLockStoreTest {
 
     private final List<RedisLockStore> stores = new ArrayList<>();
 
+    /** A crashed waiter's ticket holds its place only for its lease, then neither blocks nor stays. */
+    @Test
+    void expiredTicketShouldNeitherBlockANewcomerNorStay() {
+        RedisLockStore store = store();
+        store.tryAcquire(List.of("k"), ALICE, 10_000);
+        assertThat(store.tryAcquire(List.of("k"), BOB, 10_000, new Ticket("crashed", 0, 300)).ticketOrder())
+                .isPositive();
+        store.release(owned(ALICE, "k"));
+
+        assertThat(store.tryAcquire(List.of("k"), ALICE, 10_000).heldKey()).as("a live ticket comes first")
+                .isEqualTo("k");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.tryAcquire(List.of("k"), ALICE, 10_000).isTaken());
+        assertThat(redis.server().command("KEYS", "locks:queue*")).as("the expired ticket was dropped")
+                .isEqualTo(List.of());
+    }
+
     private static Ticket ticket(String id) {
         return new Ticket(id, 0, 60_000);
     }
