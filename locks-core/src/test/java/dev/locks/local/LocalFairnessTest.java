@@ -42,23 +42,19 @@ class LocalFairnessTest {
     void oldestWaiterOfAKeyShouldGetItBeforeANewerAcquirer() throws Exception {
         Lease holder = registry.acquire(List.of("k"));
         CountDownLatch parked = new CountDownLatch(1);
-        Future<Long> oldest = threads.start(() -> {
+        Future<Lease> oldest = threads.start(() -> {
             parked.countDown();
-            try (Lease lease = registry.acquire(List.of("k"), patient())) {
-                return lease.fencingToken();
-            }
+            return registry.acquire(List.of("k"), patient());
         });
         parked.await();
         awaitWaiting("k");
 
         holder.close();
-        Future<Long> newer = threads.start(() -> {
-            try (Lease lease = registry.acquire(List.of("k"), patient())) {
-                return lease.fencingToken();
-            }
-        });
+        assertThat(registry.tryAcquire(List.of("k"))).as("the key is the waiter's first, taken or not yet").isEmpty();
 
-        assertThat(Threads.get(oldest)).as("the waiter's token: it got the key first").isLessThan(Threads.get(newer));
+        Lease taken = Threads.get(oldest);
+        assertThat(taken.fencingToken()).isGreaterThan(holder.fencingToken());
+        taken.close();
     }
 
     @Test
