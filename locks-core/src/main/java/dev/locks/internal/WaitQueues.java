@@ -26,6 +26,11 @@ final class WaitQueues {
 
     private static final Comparator<Waiter> OLDEST_FIRST = Comparator.comparingLong(waiter -> waiter.order);
 
+    /** Whose waiters a release wakes, when not fair: those of a table entry, of the store's key, or any. */
+    private static final int TABLE = 0;
+    private static final int STORE = 1;
+    private static final int ANY = 2;
+
     private final boolean fair;
     private final AtomicLong orders = new AtomicLong();
     private final ConcurrentHashMap<String, Queue> queues = new ConcurrentHashMap<>();
@@ -98,8 +103,9 @@ final class WaitQueues {
 
     /**
      * {@code key} was released: wakes its oldest waiter (fair), or its waiters (not fair: those that wait for
-     * a table entry when {@code fromTable}, else all). {@code except} (the releasing waiter rolling back an
-     * attempt) is never woken, and when fair and the oldest, nobody is: the key is its claim.
+     * a table entry when {@code fromTable}, else those that wait for the store, which told). {@code except}
+     * (the releasing waiter rolling back an attempt) is never woken, and when fair and the oldest, nobody is:
+     * the key is its claim.
      */
     void released(String key, Waiter except, boolean fromTable) {
         if (queues.isEmpty()) {
@@ -107,14 +113,14 @@ final class WaitQueues {
         }
         Queue queue = queues.get(key);
         if (queue != null) {
-            queue.wake(except, fromTable);
+            queue.wake(except, fromTable ? TABLE : STORE);
         }
     }
 
     /** Wakes every waiter of every key (the store's notifications may have been missed). */
     void wakeAll() {
         for (Queue queue : queues.values()) {
-            queue.wake(null, false);
+            queue.wake(null, ANY);
         }
     }
 
@@ -163,7 +169,7 @@ final class WaitQueues {
             return !waiters.isEmpty() && waiters.first().order < order;
         }
 
-        void wake(Waiter except, boolean fromTable) {
+        void wake(Waiter except, int whose) {
             if (fair) {
                 Waiter first;
                 synchronized (this) {
@@ -179,7 +185,7 @@ final class WaitQueues {
                 all = waiters.toArray(new Waiter[0]);
             }
             for (Waiter waiter : all) {
-                if (waiter != except && (!fromTable || waiter.local)) {
+                if (waiter != except && (whose == ANY || waiter.local == (whose == TABLE))) {
                     waiter.signal();
                 }
             }
