@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -78,6 +79,7 @@ public final class LockEngine implements AutoCloseable {
     private final long originNanos;
     private final Instant origin;
     private volatile boolean closed;
+    private final AtomicBoolean keeping = new AtomicBoolean();
 
     /** An engine whose table is the whole truth: the in-memory backend. */
     public LockEngine(Settings settings) {
@@ -106,7 +108,15 @@ public final class LockEngine implements AutoCloseable {
         } else {
             watchdog = null;
         }
-        if (remote != null && remote.infiniteLeaseMillis() > 0) {
+    }
+
+    /**
+     * With a store that holds infinite lock timeouts under a lease, starts renewing them (once, on the first
+     * acquire that asks for one), every third of the lease.
+     */
+    private void keepIfInfinite(long timeoutNanos) {
+        if (timeoutNanos == Long.MAX_VALUE && remote != null && remote.infiniteLeaseMillis() > 0
+                && keeping.compareAndSet(false, true)) {
             maintenance.every(Duration.ofMillis(Math.max(1, remote.infiniteLeaseMillis() / 3)), this::keepInfinite);
         }
     }
@@ -138,6 +148,7 @@ public final class LockEngine implements AutoCloseable {
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
+        keepIfInfinite(timeoutNanos);
         long start = clock.nanoTime();
         boolean interrupted = false;
         // with a store, a caller that may wait takes its ticket at once, so that its first attempt already
@@ -230,6 +241,7 @@ public final class LockEngine implements AutoCloseable {
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
+        keepIfInfinite(timeoutNanos);
         long start = clock.nanoTime();
         Object outcome = attempt(solo, sorted, start, timeoutNanos, null);
         if (outcome instanceof Lease lease) {
