@@ -78,6 +78,24 @@ class LocalFairnessTest {
         holder.close();
     }
 
+    /** A waiter queued for a key claims it before newcomers: one that an error ended must not stay queued. */
+    @Test
+    void waitersEndedByAnErrorShouldLeaveNoClaimBehind() throws Exception {
+        Lease holder = threads.run(() -> registry.acquire(List.of("k")));
+        AcquireOptions failing = AcquireOptions.defaults().withRetries(5)
+                .withRetryInterval(attempt -> attempt == 0 ? Duration.ofNanos(1) : null);
+        for (int i = 0; i < 100; i++) {
+            assertThatThrownBy(() -> registry.acquire(List.of("k"), failing))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("retry interval function must return a non-negative duration");
+        }
+
+        holder.close();
+
+        assertThat(registry.tryAcquire(List.of("k"))).as("nobody waits any more: a newcomer takes the key")
+                .hasValueSatisfying(Lease::close);
+    }
+
     private static AcquireOptions patient() {
         return AcquireOptions.defaults().withInfiniteRetries().withRetryInterval(Duration.ofSeconds(5))
                 .withWaitTime(Threads.BOUND);

@@ -99,6 +99,24 @@ class RedisFairnessTest {
         assertThat(redisKeys()).as("once the lock it waited for expired").containsOnly("locks:fencing");
     }
 
+    @Test
+    void waitersEndedByAnErrorShouldLeaveNoTicketBehind() throws Exception {
+        RedisLockRegistry holderNode = node();
+        RedisLockRegistry waiter = node();
+        Lease holder = holderNode.acquire(List.of("k"));
+        AcquireOptions failing = AcquireOptions.defaults().withRetries(5)
+                .withRetryInterval(attempt -> attempt == 0 ? Duration.ofNanos(1) : null);
+        for (int i = 0; i < 20; i++) {
+            assertThatThrownBy(() -> waiter.acquire(List.of("k"), failing))
+                    .isInstanceOf(IllegalArgumentException.class);
+        }
+
+        assertThat(redisKeys()).as("no ticket left by the waiters").containsOnly("locks:fencing", "locks:lock:k");
+        holder.close();
+        assertThat(holderNode.tryAcquire(List.of("k"))).as("nobody waits: a newcomer takes the key")
+                .hasValueSatisfying(Lease::close);
+    }
+
     private static AcquireOptions patient() {
         return AcquireOptions.defaults().withInfiniteRetries().withRetryInterval(Duration.ofSeconds(5))
                 .withWaitTime(Threads.BOUND);
