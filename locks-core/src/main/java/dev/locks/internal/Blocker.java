@@ -1,22 +1,31 @@
 package dev.locks.internal;
 
-/** What an attempt found in its way: a key held by someone else, which a waiter can wait for. */
+import java.util.function.BooleanSupplier;
+
+/** What an attempt found in its way: a key held by someone else, or waited for by an older waiter. */
 interface Blocker {
 
-    /** The key that is held. */
+    /** The key in the way. */
     String key();
 
     /**
-     * Whether {@code waiter} is registered here since an earlier attempt and still waiting: it may park
-     * again. A waiter is in one list at most, ever; any other must be replaced by a new one.
+     * Whether it has gone since the attempt (checked once the waiter is in the key's queue, where it is
+     * signalled for anything later): then it tries again at once instead of parking.
      */
-    boolean isWaiting(Waiter waiter);
+    boolean released();
 
-    /**
-     * Registers {@code waiter} (a new one, or one {@link #isWaiting} here), to be signalled when the key is
-     * released.
-     *
-     * @return false when it was released meanwhile: try again at once
-     */
-    boolean addWaiter(Waiter waiter);
+    /** A blocker that is not a table entry: a key held elsewhere, or claimed by an older waiter. */
+    static Blocker of(String key, BooleanSupplier released) {
+        return new Blocker() {
+            @Override
+            public String key() {
+                return key;
+            }
+
+            @Override
+            public boolean released() {
+                return released.getAsBoolean();
+            }
+        };
+    }
 }

@@ -13,6 +13,7 @@ import dev.locks.spi.RemoteLockStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.Iterator;
@@ -20,6 +21,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -76,6 +78,7 @@ public final class LockEngine implements AutoCloseable {
     private final LocksClock clock;
     private final LocksObserver observer;
     private final boolean observing;
+    private final WaitQueues queues;
     private final LockTable table;
     private final FencingTokens tokens = new FencingTokens();
     private final Maintenance maintenance;
@@ -85,6 +88,7 @@ public final class LockEngine implements AutoCloseable {
     private final long originNanos;
     private final Instant origin;
     private volatile boolean closed;
+    private final AtomicBoolean keeping = new AtomicBoolean();
 
     /** An engine whose table is the whole truth: the in-memory backend. */
     public LockEngine(Settings settings) {
@@ -99,9 +103,11 @@ public final class LockEngine implements AutoCloseable {
         this.origin = clock.instant();
         this.observer = settings.observer();
         this.observing = observer != LocksObserver.NONE;
-        this.table = new LockTable(this::staleRemoved);
+        this.queues = new WaitQueues(store == null);
+        this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
+                ? Long.MAX_VALUE : store.infiniteLeaseMillis() * 1_000_000L);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
-        this.remote = store == null ? null : new RemoteLocks(store, clock, maintenance);
+        this.remote = store == null ? null : new RemoteLocks(store, clock, maintenance, queues);
         if (!settings.cleanupInterval().isZero()) {
             maintenance.every(settings.cleanupInterval(), this::sweep);
         }
@@ -111,6 +117,17 @@ public final class LockEngine implements AutoCloseable {
             watchdog.start();
         } else {
             watchdog = null;
+        }
+    }
+
+    /**
+     * With a store that holds infinite lock timeouts under a lease, starts renewing them (once, on the first
+     * acquire that asks for one), every third of the lease.
+     */
+    private void keepIfInfinite(long timeoutNanos) {
+        if (timeoutNanos == Long.MAX_VALUE && remote != null && remote.infiniteLeaseMillis() > 0
+                && keeping.compareAndSet(false, true)) {
+            maintenance.every(Duration.ofMillis(Math.max(1, remote.infiniteLeaseMillis() / 3)), this::keepInfinite);
         }
     }
 
@@ -141,35 +158,38 @@ public final class LockEngine implements AutoCloseable {
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
+        keepIfInfinite(timeoutNanos);
         long start = clock.nanoTime();
+        // with a store, a caller that may wait takes its ticket at once, so that its first attempt already
+        // queues it there (and a release tells its node); in memory it costs nothing until it waits
+        Waiter waiter = remote != null && options.allowsRetryAfter(0)
+                ? queues.newWaiter(solo == null ? sorted : new String[] {solo}) : null;
         try {
-            Waiter waiter = null;
             for (int attempt = 0; ; attempt++) {
-                Object outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos);
+                int seen = waiter == null ? 0 : waiter.signals();
+                Object outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos, waiter);
                 if (outcome instanceof Lease lease) {
                     observe(AcquireResult.ACQUIRED, start);
                     return lease;
                 }
-                Blocker blocker = ((Blocked) outcome).by();
+                Blocked blocked = (Blocked) outcome;
                 long pause = Retries.pauseNanos(options, attempt, clock.nanoTime() - start);
                 if (pause < 0) {
                     throw Retries.timeout(solo == null ? sorted : new String[] {solo}, attempt + 1,
-                            Duration.ofNanos(clock.nanoTime() - start), options, blocked(blocker));
+                            Duration.ofNanos(clock.nanoTime() - start), options, blocked(blocked.by()));
                 }
                 if (Thread.currentThread().isInterrupted()) {
                     throw Retries.cancelled(solo == null ? sorted : new String[] {solo}, attempt + 1,
                             Duration.ofNanos(clock.nanoTime() - start));
                 }
-                if (pause == 0) {
-                    continue;
+                if (waiter == null) {
+                    waiter = queues.newWaiter(solo == null ? sorted : new String[] {solo});
                 }
-                if (waiter == null || !blocker.isWaiting(waiter)) {
-                    waiter = new Waiter(Thread.currentThread());
-                }
-                if (!blocker.addWaiter(waiter)) {
+                enlist(waiter, blocked);
+                if (pause == 0 || blocked.by().released()) {
                     continue; // released meanwhile: that is the early wake-up
                 }
-                waiter.await(pause); // an interrupt ends it: the check above then throws
+                await(waiter, seen, pause); // an interrupt ends it: the check above then throws
             }
         } catch (LockTimeoutException e) {
             observe(AcquireResult.TIMEOUT, start);
@@ -177,6 +197,53 @@ public final class LockEngine implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             observe(AcquireResult.ERROR, start);
             throw e;
+        } finally {
+            if (waiter != null) {
+                leave(waiter);
+            }
+        }
+    }
+
+    /**
+     * Puts a waiter in the queues of its keys as {@link WaitQueues} describes: when fair, those up to the one
+     * in its way; else that one, and with a remote store its ticket there too (where the store ordered it
+     * already when the store was in its way, and now when this node's table was).
+     */
+    private void enlist(Waiter waiter, Blocked blocked) {
+        boolean local = blocked.by() instanceof LockEntry;
+        queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
+        if (remote != null && local) {
+            remote.enqueue(waiter, List.of(waiter.keys).subList(0, blocked.index() + 1));
+        }
+    }
+
+    /**
+     * Parks until signalled, interrupted or the pause ends, refreshing a ticket in the store meanwhile. The
+     * interrupt status is left set: the acquire loop sees it and stops waiting.
+     */
+    private void await(Waiter waiter, int seen, long pauseNanos) {
+        if (remote == null) {
+            waiter.await(seen, pauseNanos);
+            return;
+        }
+        long deadline = System.nanoTime() + pauseNanos;
+        for (;;) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0 || waiter.signals() != seen) {
+                return;
+            }
+            if (waiter.await(seen, Math.min(left, RemoteLocks.TICKET_REFRESH_NANOS))) {
+                return;
+            }
+            remote.refresh(waiter);
+        }
+    }
+
+    /** A waiter got its keys or gave up: it leaves every queue, here and in the store; nothing stays behind. */
+    private void leave(Waiter waiter) {
+        queues.leave(waiter);
+        if (remote != null) {
+            remote.dequeue(waiter);
         }
     }
 
@@ -189,8 +256,9 @@ public final class LockEngine implements AutoCloseable {
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
+        keepIfInfinite(timeoutNanos);
         long start = clock.nanoTime();
-        Object outcome = attempt(solo, sorted, start, timeoutNanos);
+        Object outcome = attempt(solo, sorted, start, timeoutNanos, null);
         if (outcome instanceof Lease lease) {
             observe(AcquireResult.ACQUIRED, start);
             return Optional.of(lease);
@@ -207,8 +275,11 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
-    /** What stopped an attempt (a {@link SoloLease} is a lease and a blocker both: this tells them apart). */
-    private record Blocked(Blocker by) {
+    /**
+     * What stopped an attempt (a {@link SoloLease} is a lease and a blocker both: this tells them apart), at
+     * which of its sorted keys.
+     */
+    private record Blocked(Blocker by, int index) {
     }
 
     /**
@@ -223,24 +294,49 @@ public final class LockEngine implements AutoCloseable {
                 settings.keyLimits());
     }
 
-    /** One attempt, on the one-key path or over sorted keys: the lease, or {@link Blocked}. */
-    private Object attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos) {
-        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos) : attempt(sorted, nowNanos, timeoutNanos);
+    /**
+     * One attempt, on the one-key path or over sorted keys: the lease, or {@link Blocked}. {@code waiter} is the
+     * caller's place in the wait queues, {@code null} before it has waited.
+     */
+    private Object attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, Waiter waiter) {
+        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter)
+                : attempt(sorted, nowNanos, timeoutNanos, waiter);
+    }
+
+    /**
+     * When fair (this JVM is the whole truth), whether an older waiter than the caller waits for {@code key},
+     * which the caller does not hold already (re-entry never queues): it is theirs first. One read of an empty
+     * map when nobody waits.
+     */
+    private Blocker olderWaiter(String key, Waiter waiter, Thread caller, long nowNanos) {
+        if (!queues.isFair() || queues.isEmpty()
+                || !queues.olderWaits(key, waiter == null ? Long.MAX_VALUE : waiter.order)) {
+            return null;
+        }
+        LockEntry held = table.get(key);
+        if (held != null && held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+            return null;
+        }
+        return queues.olderWaiter(key, waiter);
     }
 
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
-    private Object attemptSolo(String key, long nowNanos, long timeoutNanos) {
+    private Object attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter) {
         Thread caller = Thread.currentThread();
-        SoloLease mine = new SoloLease(this, key, caller, nowNanos, timeoutNanos);
+        Blocker older = olderWaiter(key, waiter, caller, nowNanos);
+        if (older != null) {
+            return new Blocked(older, 0);
+        }
+        SoloLease mine = new SoloLease(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos));
         LockEntry taken = table.takeSolo(mine, caller, nowNanos);
         if (taken == mine) {
             mine.token(tokens.issue(key));
             return mine;
         }
         if (taken == LockTable.REENTRY) {
-            return attempt(new String[] {key}, nowNanos, timeoutNanos);
+            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter);
         }
-        return new Blocked(taken);
+        return new Blocked(taken, 0);
     }
 
     /**
@@ -248,14 +344,17 @@ public final class LockEngine implements AutoCloseable {
      *
      * @return the lease, or {@link Blocked} by what stopped the pass (everything taken is rolled back)
      */
-    private Object attempt(String[] keys, long nowNanos, long timeoutNanos) {
+    private Object attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter) {
         Thread caller = Thread.currentThread();
         TableLease lease = new TableLease(this, keys, nowNanos, remote == null ? null : remote.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
-            LockEntry blocker = table.take(keys[i], caller, lease, i, nowNanos, timeoutNanos);
+            Blocker blocker = olderWaiter(keys[i], waiter, caller, nowNanos);
+            if (blocker == null) {
+                blocker = table.take(keys[i], caller, lease, i, nowNanos, timeoutNanos);
+            }
             if (blocker != null) {
-                rollback(lease, i);
-                return new Blocked(blocker);
+                rollback(lease, i, waiter);
+                return new Blocked(blocker, i);
             }
         }
         if (remote == null) {
@@ -264,14 +363,14 @@ public final class LockEngine implements AutoCloseable {
         }
         Blocker blocker;
         try {
-            blocker = remote.take(lease, timeoutNanos);
+            blocker = remote.take(lease, timeoutNanos, waiter);
         } catch (RuntimeException | Error e) {
-            rollback(lease, keys.length);
+            rollback(lease, keys.length, waiter);
             throw e;
         }
         if (blocker != null) {
-            rollback(lease, keys.length);
-            return new Blocked(blocker);
+            rollback(lease, keys.length, waiter);
+            return new Blocked(blocker, indexOf(keys, blocker.key()));
         }
         if (lease.token == 0) {
             lease.token = highestToken(lease); // only re-entered keys: no round trip
@@ -279,10 +378,16 @@ public final class LockEngine implements AutoCloseable {
         return lease;
     }
 
-    private void rollback(TableLease lease, int taken) {
+    /** Drops what an attempt took; the waiters it made wait meanwhile are woken, never the caller itself. */
+    private void rollback(TableLease lease, int taken, Waiter self) {
         for (int i = 0; i < taken; i++) {
-            table.drop(lease.entries[i]);
+            table.drop(lease.entries[i], self);
         }
+    }
+
+    private static int indexOf(String[] sorted, String key) {
+        int index = Arrays.binarySearch(sorted, key);
+        return Math.max(index, 0);
     }
 
     private static long highestToken(TableLease lease) {
@@ -390,17 +495,51 @@ public final class LockEngine implements AutoCloseable {
         }
     }
 
+    /**
+     * Renews in the store the locks of infinite lock timeout that live owners hold, under the store's lease,
+     * every third of it whether or not the watchdog is on; a dead owner's lock is left to expire after the lease.
+     * Their leases too are only as long as the store confirmed them (the table holds them under the store's
+     * lease): a lock whose store lease ran out unconfirmed is no longer held, since another node may take it.
+     */
+    private void keepInfinite() {
+        List<LockEntry> batch = new ArrayList<>();
+        for (LockEntry entry : table.entries()) {
+            if (entry.timeoutNanos == Long.MAX_VALUE && entry.token() != 0 && !entry.isLost()
+                    && (entry.isDetached() || entry.acquirer.isAlive())) {
+                batch.add(entry);
+                if (batch.size() == settings.batchSize()) {
+                    remote.renew(batch, table);
+                    batch = new ArrayList<>();
+                }
+            }
+        }
+        if (!batch.isEmpty()) {
+            remote.renew(batch, table);
+        }
+    }
+
+    /** How many keys have waiters in this JVM (tests: a waiter that gave up leaves nothing behind). */
+    int waitedKeys() {
+        return queues.size();
+    }
+
     /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
     private String blocked(Blocker blocker) {
         String holder;
+        String older = "'" + blocker.key() + "' goes first to a caller that has waited for it longer.";
         if (blocker instanceof LockEntry entry) {
             holder = entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos);
+        } else if (remote == null) {
+            return older;
         } else {
             try {
                 holder = heldLock(blocker.key()).map(lock -> lock.owner() + " since " + lock.acquiredAt())
-                        .orElse("another node");
+                        .orElse(null);
             } catch (RuntimeException e) {
                 holder = "another node";
+            }
+            if (holder == null) {
+                return older;
             }
         }
         return "'" + blocker.key() + "' is held by " + holder + ".";
@@ -546,7 +685,7 @@ public final class LockEngine implements AutoCloseable {
             if (token == 0) {
                 return null;
             }
-            long expires = entry.expiresNanos();
+            long expires = entry.visibleExpiresNanos();
             return new HeldLock(entry.key(), entry.ownerDescription(), token, toInstant(entry.acquiredNanos),
                     expires == Long.MAX_VALUE ? Instant.MAX : toInstant(expires),
                     entry.isLost() || entry.staleReason(nowNanos) != null);

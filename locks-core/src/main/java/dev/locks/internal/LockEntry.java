@@ -5,8 +5,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * One held key in a {@link LockTable}: who took it, when it expires, how many open leases of its owner
- * include it, and who waits for it. A one-key acquire's entry is its lease too ({@link SoloLease}).
+ * One held key in a {@link LockTable}: who took it, when it expires, and how many open leases of its owner
+ * include it (its waiters are in {@link WaitQueues}, which outlive it). A one-key acquire's entry is its lease too ({@link SoloLease}).
  *
  * <p>Fields that change after publication are accessed through {@link VarHandle}s so that the constructor
  * writes stay plain (the table publishes the entry safely) and the uncontended path pays no fences it
@@ -14,15 +14,11 @@ import java.lang.invoke.VarHandle;
  */
 class LockEntry implements Blocker {
 
-    /** The {@link #waiters} value once the entry has left the table: late waiters retry at once. */
-    private static final Object RELEASED = new Object();
-
     /** The bit of {@link #holds} that a {@link SoloLease} sets when it is closed; the rest counts holds. */
     static final int SELF_CLOSED = 0x8000_0000;
     private static final int COUNT = 0x7FFF_FFFF;
 
     private static final VarHandle HOLDS;
-    private static final VarHandle WAITERS;
     private static final VarHandle EXPIRES;
     private static final VarHandle TOKEN;
     private static final VarHandle DETACHED;
@@ -32,7 +28,6 @@ class LockEntry implements Blocker {
         try {
             MethodHandles.Lookup lookup = MethodHandles.lookup();
             HOLDS = lookup.findVarHandle(LockEntry.class, "holds", int.class);
-            WAITERS = lookup.findVarHandle(LockEntry.class, "waiters", Object.class);
             EXPIRES = lookup.findVarHandle(LockEntry.class, "expiresNanos", long.class);
             TOKEN = lookup.findVarHandle(LockEntry.class, "token", long.class);
             DETACHED = lookup.findVarHandle(LockEntry.class, "detached", boolean.class);
@@ -55,15 +50,18 @@ class LockEntry implements Blocker {
     private boolean detached;
     private boolean lost;
     private int holds;
-    private Object waiters;
 
-    LockEntry(String key, Thread acquirer, TableLease creator, long nowNanos, long timeoutNanos) {
+    /**
+     * @param leaseNanos how long the lease lasts unless renewed: the lock timeout, except for an infinite lock
+     *        timeout held in a store under the store's lease ({@link LockTable#leaseNanos})
+     */
+    LockEntry(String key, Thread acquirer, TableLease creator, long nowNanos, long timeoutNanos, long leaseNanos) {
         this.key = key;
         this.acquirer = acquirer;
         this.creator = creator;
         this.acquiredNanos = nowNanos;
         this.timeoutNanos = timeoutNanos;
-        this.expiresNanos = deadline(nowNanos, timeoutNanos);
+        this.expiresNanos = deadline(nowNanos, leaseNanos);
         this.holds = 1;
     }
 
@@ -157,11 +155,20 @@ class LockEntry implements Blocker {
     }
 
     /**
-     * Pushes the expiry to {@code renewedNanos + timeout}, never backwards; call only while holding this
+     * When the lease ends as the holder sees it: {@link Long#MAX_VALUE} for an infinite lock timeout, even
+     * while a store holds it under a renewed lease of its own (that lease still ends {@link #isHeld} of the
+     * holder when it is not renewed in time, through {@link #isExpired}).
+     */
+    long visibleExpiresNanos() {
+        return timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : expiresNanos();
+    }
+
+    /**
+     * Pushes the expiry to {@code renewedNanos + leaseNanos}, never backwards; call only while holding this
      * entry's monitor, and only for a renewal that was confirmed before the lease ran out.
      */
-    void renew(long renewedNanos) {
-        long renewed = deadline(renewedNanos, timeoutNanos);
+    void renew(long renewedNanos, long leaseNanos) {
+        long renewed = deadline(renewedNanos, leaseNanos);
         if (renewed - expiresNanos() > 0) {
             EXPIRES.setVolatile(this, renewed);
         }
@@ -192,41 +199,10 @@ class LockEntry implements Blocker {
         LOST.setVolatile(this, true);
     }
 
-    /**
-     * Registers a waiter, to be signalled when this entry leaves the table.
-     *
-     * @return false when it already has: try again at once
-     */
+    /** Whether it has left the table or is on its way out (its last hold dropped, or taken as stale or by force). */
     @Override
-    public boolean isWaiting(Waiter waiter) {
-        return waiter.list == this && !waiter.isSignalled();
-    }
-
-    @Override
-    public boolean addWaiter(Waiter waiter) {
-        for (;;) {
-            Object current = WAITERS.getVolatile(this);
-            if (current == RELEASED) {
-                return false;
-            }
-            if (waiter.list == this) {
-                return true; // still waiting here since an earlier attempt
-            }
-            waiter.requireUnlisted();
-            waiter.next = (Waiter) current;
-            if (WAITERS.compareAndSet(this, current, waiter)) {
-                waiter.list = this;
-                return true;
-            }
-        }
-    }
-
-    /** Signals every waiter; later {@link #addWaiter} calls return false. Idempotent. */
-    void wakeWaiters() {
-        Object waiting = WAITERS.getAndSet(this, RELEASED);
-        for (Waiter w = waiting instanceof Waiter first ? first : null; w != null; w = w.next) {
-            w.signal();
-        }
+    public boolean released() {
+        return isReleasing() || isLost();
     }
 
     /** A readable description of the owner, for operations. */

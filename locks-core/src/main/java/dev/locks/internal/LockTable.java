@@ -19,13 +19,26 @@ final class LockTable {
 
     private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
     private final StaleRemovals staleRemovals;
+    private final WaitQueues queues;
+    private final long infiniteLeaseNanos;
 
-    LockTable(StaleRemovals staleRemovals) {
+    /**
+     * @param infiniteLeaseNanos the lease under which a store holds an infinite lock timeout, so that the
+     *        holder's lease too lasts only as long as the store confirmed it; {@link Long#MAX_VALUE} in memory
+     */
+    LockTable(StaleRemovals staleRemovals, WaitQueues queues, long infiniteLeaseNanos) {
         this.staleRemovals = staleRemovals;
+        this.queues = queues;
+        this.infiniteLeaseNanos = infiniteLeaseNanos;
+    }
+
+    /** How long a lease of this lock timeout lasts unless renewed: the timeout, or the store's lease. */
+    long leaseNanos(long timeoutNanos) {
+        return timeoutNanos == Long.MAX_VALUE ? infiniteLeaseNanos : timeoutNanos;
     }
 
     /** What {@link #takeSolo} returns when the caller holds the key already: re-enter it with a lease. */
-    static final LockEntry REENTRY = new LockEntry("re-entry", null, null, 0, 0);
+    static final LockEntry REENTRY = new LockEntry("re-entry", null, null, 0, 0, 0);
 
     /** What to do about the entry found holding a key. */
     private enum Verdict { REENTER, RETRY, BLOCKED }
@@ -37,7 +50,7 @@ final class LockTable {
      * @return {@code null} when taken, else the live entry that holds the key
      */
     LockEntry take(String key, Thread caller, TableLease lease, int index, long nowNanos, long timeoutNanos) {
-        LockEntry mine = new LockEntry(key, caller, lease, nowNanos, timeoutNanos);
+        LockEntry mine = new LockEntry(key, caller, lease, nowNanos, timeoutNanos, leaseNanos(timeoutNanos));
         for (;;) {
             LockEntry held = entries.putIfAbsent(key, mine);
             if (held == null) {
@@ -105,10 +118,21 @@ final class LockTable {
         }
     }
 
+    /**
+     * Drops the hold of an attempt that is rolled back; the last one removes the entry, waking whoever waits
+     * for its key except {@code self}, the rolling-back waiter.
+     */
+    void drop(LockEntry entry, Waiter self) {
+        if (entry.dropHold() == 0) {
+            entries.remove(entry.key(), entry);
+            queues.released(entry.key(), self, true);
+        }
+    }
+
     /** Removes an entry whose last hold was dropped, and wakes its waiters. */
     void removeReleased(LockEntry entry) {
         entries.remove(entry.key(), entry);
-        entry.wakeWaiters();
+        queues.released(entry.key(), null, true);
     }
 
     /**
@@ -127,7 +151,7 @@ final class LockTable {
             }
             entry.markLost();
         }
-        entry.wakeWaiters();
+        queues.released(entry.key(), null, true);
         staleRemovals.removed(entry, reason, by);
         return true;
     }
@@ -145,7 +169,7 @@ final class LockTable {
             if (entry.isLost() || entry.isReleasing() || entry.isExpired(confirmedNanos)) {
                 return false;
             }
-            entry.renew(renewedNanos);
+            entry.renew(renewedNanos, leaseNanos(entry.timeoutNanos));
             return true;
         }
     }
@@ -162,7 +186,7 @@ final class LockTable {
             }
             entry.markLost();
         }
-        entry.wakeWaiters();
+        queues.released(key, null, true);
         return true;
     }
 

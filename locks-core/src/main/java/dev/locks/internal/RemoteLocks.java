@@ -38,14 +38,17 @@ final class RemoteLocks implements AutoCloseable {
     private final String nodeId;
     private final AtomicLong leases = new AtomicLong();
     private final AtomicBoolean subscribedBefore = new AtomicBoolean();
-    private final RemoteWaiters waiters = new RemoteWaiters();
+    private final RemoteWaiters waiters;
     private final boolean notified;
+    private final long infiniteLeaseMillis;
 
     /** @param maintenance the engine's background thread, which retries releases that failed */
-    RemoteLocks(RemoteLockStore store, LocksClock clock, Maintenance maintenance) {
+    RemoteLocks(RemoteLockStore store, LocksClock clock, Maintenance maintenance, WaitQueues queues) {
         this.store = store;
         this.clock = clock;
         this.maintenance = maintenance;
+        this.waiters = new RemoteWaiters(queues);
+        this.infiniteLeaseMillis = store.infiniteLeaseMillis();
         this.node = ProcessHandle.current().pid() + "@" + hostName();
         this.nodeId = node + "/" + UUID.randomUUID().toString().substring(0, 8);
         this.notified = store.subscribe(waiters::released, this::subscribed);
@@ -67,13 +70,19 @@ final class RemoteLocks implements AutoCloseable {
         return nodeId + ":" + leases.incrementAndGet();
     }
 
+    /** The lease under which the store holds a lock of infinite lock timeout (ms); 0 when it can hold it forever. */
+    long infiniteLeaseMillis() {
+        return infiniteLeaseMillis;
+    }
+
     /**
      * Takes in the store the keys that {@code lease} took in the table (not those it re-entered), and gives
-     * the lease and its new entries the store's fencing token.
+     * the lease and its new entries the store's fencing token. A {@code waiter} (null on a first attempt) waits
+     * its turn there: not taken, it keeps its place in the store's queues of the keys up to the one in its way.
      *
      * @return {@code null} when taken (or nothing was new), else what blocks: the caller rolls back
      */
-    Blocker take(TableLease lease, long timeoutNanos) {
+    Blocker take(TableLease lease, long timeoutNanos, Waiter waiter) {
         List<String> created = new ArrayList<>(lease.keys.length);
         for (LockEntry entry : lease.entries) {
             if (entry.createdBy(lease)) {
@@ -89,7 +98,11 @@ final class RemoteLocks implements AutoCloseable {
         }
         RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId,
                 Thread.currentThread().getName() + " @ " + node);
-        Attempt attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos));
+        Attempt attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos),
+                waiter == null ? null : ticket(waiter));
+        if (waiter != null) {
+            waiter.remoteKeys.removeAll(created); // placed again below, up to the key in its way
+        }
         if (attempt.isTaken()) {
             lease.token = attempt.token();
             for (LockEntry entry : lease.entries) {
@@ -101,7 +114,69 @@ final class RemoteLocks implements AutoCloseable {
         }
         String held = attempt.heldKey();
         int index = created.indexOf(held);
+        if (waiter != null && attempt.ticketOrder() > 0) {
+            placed(waiter, attempt.ticketOrder(), created.subList(0, index + 1));
+        }
         return notified ? waiters.blocker(held, index < 0 ? -1 : epochs[index]) : polling(held);
+    }
+
+    /**
+     * Places {@code waiter}'s ticket in the store's queues of {@code keys} (it waits in this node's table, and
+     * keeps its place across nodes meanwhile), or refreshes it there. Best effort: a store that cannot be
+     * reached only costs the waiter its place.
+     */
+    void enqueue(Waiter waiter, List<String> keys) {
+        if (waiter.remoteKeys.containsAll(keys)
+                && clock.nanoTime() - waiter.remotePlacedNanos < TICKET_REFRESH_NANOS) {
+            return; // placed there lately: no round trip for every wake-up in this node's table
+        }
+        try {
+            long order = store.enqueue(keys, ticket(waiter));
+            if (order > 0) {
+                placed(waiter, order, keys);
+            }
+        } catch (RuntimeException e) { // best effort: the acquire goes on, only its place is lost
+            LOG.log(Level.DEBUG, () -> "could not queue a waiter for " + keys + " in the lock store", e);
+        }
+    }
+
+    /** Refreshes {@code waiter}'s ticket, if it is placed, once a third of its lease has passed. */
+    void refresh(Waiter waiter) {
+        if (!waiter.remoteKeys.isEmpty() && clock.nanoTime() - waiter.remotePlacedNanos >= TICKET_REFRESH_NANOS) {
+            enqueue(waiter, List.copyOf(waiter.remoteKeys));
+        }
+    }
+
+    /** Takes {@code waiter}'s ticket out of the store's queues: it gave up. Unreachable: the ticket expires. */
+    void dequeue(Waiter waiter) {
+        if (waiter.remoteKeys.isEmpty()) {
+            return;
+        }
+        List<String> keys = List.copyOf(waiter.remoteKeys);
+        waiter.remoteKeys.clear();
+        try {
+            store.dequeue(keys, waiter.remoteId);
+        } catch (RuntimeException e) { // called in a finally: never hides what ended the wait
+            LOG.log(Level.DEBUG, () -> "could not take a waiter for " + keys + " out of the lock store's queues; "
+                    + "its ticket expires", e);
+        }
+    }
+
+    /** How long a waiter's ticket counts in the store unless refreshed, and when it is refreshed. */
+    static final long TICKET_LEASE_MILLIS = 6_000;
+    static final long TICKET_REFRESH_NANOS = TICKET_LEASE_MILLIS * 1_000_000 / 3;
+
+    private RemoteLockStore.Ticket ticket(Waiter waiter) {
+        if (waiter.remoteId == null) {
+            waiter.remoteId = newOwnerId();
+        }
+        return new RemoteLockStore.Ticket(waiter.remoteId, waiter.remoteOrder, TICKET_LEASE_MILLIS);
+    }
+
+    private void placed(Waiter waiter, long order, List<String> keys) {
+        waiter.remoteOrder = order;
+        waiter.remoteKeys.addAll(keys);
+        waiter.remotePlacedNanos = clock.nanoTime();
     }
 
     /**
@@ -155,7 +230,7 @@ final class RemoteLocks implements AutoCloseable {
      * their owner no longer holds are marked lost. An unreachable store confirms nothing: the leases keep
      * their confirmed end, and run out at it unless a later pass gets through in time.
      */
-    void renew(List<LockEntry> entries, LockTable table) {
+    boolean renew(List<LockEntry> entries, LockTable table) {
         long sent = clock.nanoTime();
         Set<String> lost;
         try {
@@ -163,7 +238,7 @@ final class RemoteLocks implements AutoCloseable {
         } catch (LockUnavailableException e) {
             LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store; "
                     + "their leases end as last confirmed unless a later renewal gets through in time", e);
-            return;
+            return false;
         }
         long answered = clock.nanoTime();
         for (LockEntry entry : entries) {
@@ -173,6 +248,7 @@ final class RemoteLocks implements AutoCloseable {
                 table.renew(entry, sent, answered);
             }
         }
+        return true;
     }
 
     /** Every lock in the store; this node's stale ones (dead owner) flagged from the table. */
@@ -230,22 +306,7 @@ final class RemoteLocks implements AutoCloseable {
 
     /** With notification off, a waiter simply sleeps its (jittered) retry interval. */
     private static Blocker polling(String key) {
-        return new Blocker() {
-            @Override
-            public String key() {
-                return key;
-            }
-
-            @Override
-            public boolean isWaiting(Waiter waiter) {
-                return false;
-            }
-
-            @Override
-            public boolean addWaiter(Waiter waiter) {
-                return true; // in no list: it sleeps its whole pause
-            }
-        };
+        return Blocker.of(key, () -> false); // no notification: it sleeps its whole pause
     }
 
     private static String hostName() {

@@ -14,8 +14,8 @@ final class SoloLease extends LockEntry implements Lease {
 
     private final LockEngine engine;
 
-    SoloLease(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos) {
-        super(key, acquirer, null, nowNanos, timeoutNanos);
+    SoloLease(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos) {
+        super(key, acquirer, null, nowNanos, timeoutNanos, leaseNanos);
         this.engine = engine;
     }
 
@@ -41,7 +41,7 @@ final class SoloLease extends LockEntry implements Lease {
 
     @Override
     public Instant expiresAt() {
-        long expires = expiresNanos();
+        long expires = visibleExpiresNanos();
         return expires == Long.MAX_VALUE ? Instant.MAX : engine.toInstant(expires);
     }
 

@@ -61,7 +61,7 @@ final class TableLease implements Lease {
     public Instant expiresAt() {
         long earliest = Long.MAX_VALUE;
         for (LockEntry entry : entries) {
-            earliest = Math.min(earliest, entry.expiresNanos());
+            earliest = Math.min(earliest, entry.visibleExpiresNanos());
         }
         return earliest == Long.MAX_VALUE ? Instant.MAX : engine.toInstant(earliest);
     }

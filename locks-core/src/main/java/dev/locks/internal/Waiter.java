@@ -1,53 +1,77 @@
 package dev.locks.internal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.LinkedHashSet;
+import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A thread parked until a key it waits for is released, or its pause ends. It sits in one list (of a
- * blocking entry, or of a key held on another node) until that list is drained, which signals it. It is
- * never added to a second list: its link belongs to the first, and relinking it would cut that list short or
- * close it into a cycle. An acquire blocked again by the same list re-parks on the same waiter; blocked by
- * any other, it takes a new one.
+ * One waiting acquire (its ticket): a thread with its place in the wait queues of its keys
+ * ({@link WaitQueues}), from its first failed attempt until it gets its keys or gives up, when it leaves
+ * every queue. Its {@link #order} is fixed when it starts waiting: the older waiter of a key comes first.
+ *
+ * <p>A wake-up is a count, not a flag: the acquire reads {@link #signals()} before each attempt and parks
+ * only while it has not moved, so a signal sent during the attempt is never lost.
  */
 final class Waiter {
 
-    final Thread thread;
-    /** The next waiter of the same entry; written before the waiter is published, never after. */
-    Waiter next;
-    /** The list it was added to; read and written by its own thread only. */
-    Object list;
-    private volatile boolean signalled;
+    private static final VarHandle SIGNALS;
 
-    Waiter(Thread thread) {
-        this.thread = thread;
-    }
-
-    /** Guards the one-list rule: a waiter already in a list must never be linked into another. */
-    void requireUnlisted() {
-        if (list != null) {
-            throw new IllegalStateException("a waiter is in one wait list at most");
+    static {
+        try {
+            SIGNALS = MethodHandles.lookup().findVarHandle(Waiter.class, "signals", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
         }
     }
 
-    boolean isSignalled() {
-        return signalled;
+    final Thread thread;
+    /** Its place among this JVM's waiters: lower is older. */
+    final long order;
+    /** The keys of the acquire, sorted. */
+    final String[] keys;
+    /** Its keys' queues it is in: {@code keys[from..to)}; read and written by its own thread only. */
+    int from;
+    int to;
+    /** Whether it waits for an entry of this JVM's table (rather than for a key held on another node). */
+    volatile boolean local;
+    /**
+     * Its ticket in a remote store: id, order there (0 until placed), the keys it may be placed at (to take it
+     * out of when it gives up), and when it was last placed.
+     */
+    String remoteId;
+    long remoteOrder;
+    final Set<String> remoteKeys = new LinkedHashSet<>();
+    long remotePlacedNanos;
+    @SuppressWarnings("unused") // through SIGNALS
+    private volatile int signals;
+
+    Waiter(Thread thread, long order, String[] keys) {
+        this.thread = thread;
+        this.order = order;
+        this.keys = keys;
+    }
+
+    int signals() {
+        return signals;
     }
 
     void signal() {
-        signalled = true;
+        SIGNALS.getAndAdd(this, 1);
         LockSupport.unpark(thread);
     }
 
     /**
-     * Parks until signalled, interrupted or {@code nanos} have passed (real time). Permits left over from
-     * earlier registrations do not end the wait early. The interrupt status is left as it is: the caller
-     * checks it and stops waiting.
+     * Parks until signalled after {@code seen} was read, interrupted, or {@code nanos} have passed (real
+     * time). Permits left over from earlier wake-ups do not end the wait early. The interrupt status is left
+     * as it is: the caller checks it and stops waiting.
      *
      * @return whether the thread is interrupted
      */
-    boolean await(long nanos) {
+    boolean await(int seen, long nanos) {
         long deadline = System.nanoTime() + nanos;
-        while (!signalled && !thread.isInterrupted()) {
+        while (signals == seen && !thread.isInterrupted()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 break;
@@ -55,5 +79,10 @@ final class Waiter {
             LockSupport.parkNanos(this, left);
         }
         return thread.isInterrupted();
+    }
+
+    @Override
+    public String toString() {
+        return "Waiter[" + thread.getName() + ", order " + order + "]";
     }
 }

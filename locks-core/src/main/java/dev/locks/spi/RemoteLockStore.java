@@ -23,10 +23,61 @@ public interface RemoteLockStore extends AutoCloseable {
      *
      * @param keys sorted, distinct keys
      * @param owner who takes them: unique per lease across every node
-     * @param leaseMillis how long the keys stay taken unless renewed; {@code 0} for no expiry
+     * @param leaseMillis how long the keys stay taken unless renewed; {@code 0} for an infinite lock timeout (a
+     *        store whose {@link #infiniteLeaseMillis()} is not 0 holds them under that lease, which the engine
+     *        renews; else they never expire)
      * @return the fencing token, or which key someone else holds
      */
     Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis);
+
+    /**
+     * {@link #tryAcquire(List, Owner, long)} for a caller that waits its turn (SPEC "No starvation"): each key
+     * has a queue of waiting tickets across every node, oldest (lowest order) first, whose expired tickets
+     * do not count. The keys are taken only if none is held and no live ticket older than {@code ticket}
+     * (any live ticket, when {@code ticket} is null) waits for one of them. When taken, the ticket leaves every
+     * queue of the keys. When not, and {@code ticket} is given, it is placed (or refreshed, with its order
+     * kept) in the queues of the keys up to and including the first one in its way, in their sorted order, and
+     * taken out of the queues of the later keys: a waiter claims a key only once it could take the keys before
+     * it, as a holder of sorted keys does, so claims and holds never wait for each other in a circle.
+     *
+     * <p>A store without queues ignores the ticket (the default): its waiters are not protected from newer
+     * acquirers.
+     *
+     * @param ticket the caller's ticket, {@code null} for a caller that does not wait (yet)
+     * @return the token, or which key is in the way and the ticket's order (when placed)
+     */
+    default Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
+        return tryAcquire(keys, owner, leaseMillis);
+    }
+
+    /**
+     * Places or refreshes {@code ticket} in the queues of {@code keys} (its order kept once it has one), without
+     * trying to take them: a waiter blocked in its own node's memory keeps its place across nodes, and one that
+     * waits long refreshes its ticket before it expires. One round trip.
+     *
+     * @return the ticket's order, 0 when the store has no queues (the default)
+     */
+    default long enqueue(List<String> keys, Ticket ticket) {
+        return 0;
+    }
+
+    /**
+     * Takes {@code ticketId} out of the queues of {@code keys}: its waiter gave up. The next waiters of those
+     * keys are told (as by a release), since the key may now be theirs. One round trip; nothing is left behind.
+     */
+    default void dequeue(List<String> keys, String ticketId) {
+    }
+
+    /**
+     * The lease under which the store holds a lock whose lock timeout is infinite, in milliseconds; {@code 0}
+     * (the default) when it can hold a lock without expiry. A store that never writes a lock without expiry
+     * (SPEC "Infinite lock timeout on a distributed backend") returns its lease: the engine then takes such locks
+     * with that lease and renews them every third of it, watchdog or not, so that a crashed node's "infinite"
+     * locks free themselves after the lease.
+     */
+    default long infiniteLeaseMillis() {
+        return 0;
+    }
 
     /**
      * Releases each key that its given owner still holds, and tells every node (one round trip).
@@ -87,9 +138,20 @@ public interface RemoteLockStore extends AutoCloseable {
     /**
      * A key with the owner that holds it, and the lease to renew it with.
      *
-     * @param leaseMillis for {@link #renew}: the new lease; ignored by {@link #release}
+     * @param leaseMillis for {@link #renew}: the new lease ({@code 0}: an infinite lock timeout, as in
+     *        {@link #tryAcquire(List, Owner, long)}); ignored by {@link #release}
      */
     record Ownership(String key, String ownerId, long leaseMillis) {
+    }
+
+    /**
+     * A waiter's ticket in the wait queues of its keys.
+     *
+     * @param id unique per waiting acquire across every node
+     * @param order its place, from the store ({@link Attempt#ticketOrder()}); 0 until it has been placed
+     * @param leaseMillis how long the ticket counts unless refreshed (its waiter may have crashed)
+     */
+    record Ticket(String id, long order, long leaseMillis) {
     }
 
     /**
@@ -97,9 +159,14 @@ public interface RemoteLockStore extends AutoCloseable {
      *
      * @param token the fencing token when every key was taken (greater than every token the store issued
      *        before), else 0
-     * @param heldKey when not taken, a key that another owner holds
+     * @param heldKey when not taken, a key that another owner holds or an older waiter waits for
+     * @param ticketOrder when not taken, the order of the caller's ticket if it was placed, else 0
      */
-    record Attempt(long token, String heldKey) {
+    record Attempt(long token, String heldKey, long ticketOrder) {
+
+        public Attempt(long token, String heldKey) {
+            this(token, heldKey, 0);
+        }
 
         public static Attempt taken(long token) {
             return new Attempt(token, null);
@@ -107,6 +174,10 @@ public interface RemoteLockStore extends AutoCloseable {
 
         public static Attempt heldBy(String heldKey) {
             return new Attempt(0, heldKey);
+        }
+
+        public static Attempt heldBy(String heldKey, long ticketOrder) {
+            return new Attempt(0, heldKey, ticketOrder);
         }
 
         public boolean isTaken() {

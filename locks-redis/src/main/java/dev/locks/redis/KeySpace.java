@@ -5,9 +5,10 @@ import java.util.Objects;
 
 /**
  * Where the Redis backend keeps its data under a key prefix: one hash per lock at
- * {@code <prefix>lock:<key>}, a mark at {@code <prefix>waiting:<key>} while some node waits for that lock,
- * the fencing counter at {@code <prefix>fencing}, and the release channel {@code <prefix>released}. The {@code lock:} namespace keeps a caller's key (say {@code "fencing"}) from
- * ever meeting the counter or whatever else shares the prefix.
+ * {@code <prefix>lock:<key>}; while someone waits for a key, its wait queue at {@code <prefix>queue:<key>}
+ * (ticket ids by order) and the tickets' deadlines at {@code <prefix>queue-until:<key>}; the fencing counter
+ * at {@code <prefix>fencing}, and the release channel {@code <prefix>released}. The {@code lock:} namespace
+ * keeps a caller's key (say {@code "fencing"}) from ever meeting the counter or whatever else shares the prefix.
  */
 final class KeySpace {
 
@@ -28,9 +29,14 @@ final class KeySpace {
         return lockPrefix + key;
     }
 
-    /** The Redis key of the mark that some node waits for the lock on {@code key}. */
-    String waiting(String key) {
-        return prefix + "waiting:" + key;
+    /** The Redis key of the wait queue of {@code key}: a sorted set of ticket ids, oldest (lowest order) first. */
+    String queue(String key) {
+        return prefix + "queue:" + key;
+    }
+
+    /** The Redis key of the deadlines of {@link #queue}'s tickets: a sorted set by expiry (server milliseconds). */
+    String queueDeadlines(String key) {
+        return prefix + "queue-until:" + key;
     }
 
     /** The caller's key of a lock's Redis key. */

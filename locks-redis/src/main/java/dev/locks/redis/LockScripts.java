@@ -14,9 +14,12 @@ import org.springframework.data.redis.core.script.RedisScript;
  */
 final class LockScripts {
 
-    static final RedisScript<Long> ACQUIRE = script("acquire.lua", Long.class);
     @SuppressWarnings("rawtypes")
-    static final RedisScript<List> RELEASE = script("release.lua", List.class);
+    static final RedisScript<List> ACQUIRE = withQueues("acquire.lua", List.class);
+    static final RedisScript<Long> ENQUEUE = withQueues("enqueue.lua", Long.class);
+    static final RedisScript<Long> DEQUEUE = withQueues("dequeue.lua", Long.class);
+    @SuppressWarnings("rawtypes")
+    static final RedisScript<List> RELEASE = withQueues("release.lua", List.class);
     @SuppressWarnings("rawtypes")
     static final RedisScript<List> RENEW = script("renew.lua", List.class);
     @SuppressWarnings("rawtypes")
@@ -27,11 +30,20 @@ final class LockScripts {
     }
 
     private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+        return RedisScript.of(read(name), resultType);
+    }
+
+    /** A script that reads or changes wait queues: {@code queues.lua}'s functions come first. */
+    private static <T> RedisScript<T> withQueues(String name, Class<T> resultType) {
+        return RedisScript.of(read("queues.lua") + read(name), resultType);
+    }
+
+    private static String read(String name) {
         try (InputStream in = LockScripts.class.getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException("missing script " + name + " beside " + LockScripts.class.getName());
             }
-            return RedisScript.of(new String(in.readAllBytes(), StandardCharsets.UTF_8), resultType);
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read script " + name, e);
         }

@@ -2,6 +2,7 @@ package dev.locks.redis;
 
 import dev.locks.internal.EngineLockRegistry;
 import dev.locks.internal.LockEngine;
+import java.time.Duration;
 import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -19,7 +20,11 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *       interval).</li>
  *   <li>Each lock expires in Redis after its holder's lock timeout, so a crashed node's locks free themselves
  *       after at most that long; with the {@linkplain Builder#watchdog(boolean) watchdog}, live holders' locks
- *       are renewed so that slow work keeps them.</li>
+ *       are renewed so that slow work keeps them. A lock of infinite lock timeout is never written without
+ *       expiry: its node holds it under a {@linkplain Builder#lease(Duration) lease} that it renews every third
+ *       of it (watchdog or not), so a crashed node's "infinite" locks free themselves after that lease.</li>
+ *   <li>No starvation: a key someone waits for goes to its longest-waiting waiter, on any node, before a newer
+ *       acquirer: each key that has waiters has a queue of their tickets in Redis (see the README).</li>
  *   <li>When Redis cannot be reached, {@code acquire} throws {@link dev.locks.LockUnavailableException}
  *       (never a {@link dev.locks.LockTimeoutException}); when it is back, everything works again. How soon
  *       an outage shows depends on the client's command timeout: see the {@linkplain dev.locks.redis package
@@ -40,6 +45,9 @@ public final class RedisLockRegistry extends EngineLockRegistry {
         super(builder.engineSettings(), store);
         this.store = store;
     }
+
+    /** The default of {@link Builder#lease(Duration)}. */
+    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
 
     /** A builder on the application's connection factory; every other setting has a default. */
     public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -75,6 +83,7 @@ public final class RedisLockRegistry extends EngineLockRegistry {
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "locks:";
         private boolean notify = true;
+        private Duration lease = DEFAULT_LEASE;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
@@ -100,6 +109,17 @@ public final class RedisLockRegistry extends EngineLockRegistry {
         }
 
         /**
+         * The lease under which this node holds a lock of infinite lock timeout in Redis, renewed every third of
+         * it whether or not the watchdog is on; default 30 s. A crashed node's "infinite" locks free themselves
+         * after it; the lease the caller sees never expires ({@link dev.locks.Lease#expiresAt()} is
+         * {@link java.time.Instant#MAX}).
+         */
+        public Builder lease(Duration lease) {
+            this.lease = lease;
+            return this;
+        }
+
+        /**
          * Builds the registry and subscribes it (when notifying); Redis need not be up yet.
          *
          * @throws IllegalArgumentException naming the setting that is invalid
@@ -108,7 +128,12 @@ public final class RedisLockRegistry extends EngineLockRegistry {
             if (keyPrefix == null) {
                 throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
             }
-            return new RedisLockRegistry(this, new RedisLockStore(connectionFactory, keyPrefix, notify));
+            if (lease == null || lease.toMillis() < 3) {
+                throw new IllegalArgumentException("lease must be at least 3 ms (it is renewed every third of it), was "
+                        + lease);
+            }
+            return new RedisLockRegistry(this,
+                    new RedisLockStore(connectionFactory, keyPrefix, notify, lease.toMillis()));
         }
     }
 }

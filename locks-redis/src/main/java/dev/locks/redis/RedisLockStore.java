@@ -24,14 +24,15 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <p>Data, under the key prefix ({@link KeySpace}): one hash per held key at {@code <prefix>lock:<key>} with
  * the fields {@code owner} (the lease's owner id), {@code desc} (its readable description), {@code token}
  * (its fencing token) and {@code at} (when it was taken, in microseconds by the server's clock), expiring
- * with the lease ({@code PEXPIRE}; none for an infinite lock timeout); a wait mark at
- * {@code <prefix>waiting:<key>}, set by an acquire that found the key held; the fencing counter
- * {@code <prefix>fencing}; the channel {@code <prefix>released}, on which a release publishes the keys it
- * freed that someone waits for (their mark, which it deletes, is set). A release nobody waits for publishes
- * nothing: the common, uncontended release costs no broadcast to every node.
+ * with the lease ({@code PEXPIRE}; for an infinite lock timeout, the node's renewed lease and the field
+ * {@code infinite}); while someone waits for a key, its wait queue at {@code <prefix>queue:<key>} (ticket ids
+ * by order) and the tickets' deadlines at {@code <prefix>queue-until:<key>}; the fencing counter
+ * {@code <prefix>fencing}, which orders the tickets too; the channel {@code <prefix>released}, on which a
+ * release publishes the keys it freed that someone waits for (a live ticket is queued). A release nobody waits
+ * for publishes nothing: the common, uncontended release costs no broadcast to every node.
  *
- * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get} and
- * {@link #forceRelease} are one script call each ({@link LockScripts}), whatever the number of keys;
+ * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get}, {@link #enqueue},
+ * {@link #dequeue} and {@link #forceRelease} are one script call each ({@link LockScripts}), whatever the number of keys;
  * {@link #scan} is one {@code SCAN} per batch plus one script call reading the batch.
  *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached
@@ -44,13 +45,24 @@ final class RedisLockStore implements RemoteLockStore {
     private final KeySpace space;
     private final boolean notify;
     private final String prefixBytes;
+    private final long infiniteLeaseMillis;
     private ReleaseSubscription subscription;
+
+    /** A store whose infinite lock timeouts are held under the default lease ({@link RedisLockRegistry.Builder#lease}). */
+    RedisLockStore(RedisConnectionFactory factory, String keyPrefix, boolean notify) {
+        this(factory, keyPrefix, notify, RedisLockRegistry.DEFAULT_LEASE.toMillis());
+    }
 
     /**
      * @param keyPrefix the storage namespace of every key ({@code "locks:"} by default)
      * @param notify whether {@link #subscribe} subscribes (else waiters poll)
+     * @param infiniteLeaseMillis the lease of a lock of infinite lock timeout, renewed by its node (> 0)
      */
-    RedisLockStore(RedisConnectionFactory factory, String keyPrefix, boolean notify) {
+    RedisLockStore(RedisConnectionFactory factory, String keyPrefix, boolean notify, long infiniteLeaseMillis) {
+        if (infiniteLeaseMillis <= 0) {
+            throw new IllegalArgumentException("lease must be > 0, was " + infiniteLeaseMillis + " ms");
+        }
+        this.infiniteLeaseMillis = infiniteLeaseMillis;
         this.factory = Objects.requireNonNull(factory, "connectionFactory");
         this.redis = new StringRedisTemplate(factory);
         this.space = new KeySpace(keyPrefix);
@@ -64,28 +76,80 @@ final class RedisLockStore implements RemoteLockStore {
 
     @Override
     public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
+        return tryAcquire(keys, owner, leaseMillis, null);
+    }
+
+    @Override
+    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("no keys to acquire");
         }
         if (leaseMillis < 0) {
             throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
         }
+        List<String> scriptKeys = new ArrayList<>(3 * keys.size() + 1);
+        scriptKeys.addAll(lockAndQueueKeys(keys));
+        scriptKeys.add(space.fencingCounter());
+        List<?> result;
+        try {
+            result = RedisRoundTrip.call(() -> redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(),
+                    owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
+                    leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
+                    Long.toString(ticket == null ? 0 : ticket.order()),
+                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(), prefixBytes),
+                    () -> releaseQuietly(keys, owner));
+        } catch (DataAccessException e) {
+            throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
+        }
+        long code = (Long) result.get(0);
+        return code > 0 ? Attempt.taken(code)
+                : Attempt.heldBy(keys.get((int) -code - 1), result.size() > 1 ? (Long) result.get(1) : 0);
+    }
+
+    @Override
+    public long enqueue(List<String> keys, Ticket ticket) {
+        if (keys.isEmpty()) {
+            return ticket.order();
+        }
         List<String> scriptKeys = new ArrayList<>(2 * keys.size() + 1);
+        for (String key : keys) {
+            scriptKeys.add(space.queue(key));
+        }
+        for (String key : keys) {
+            scriptKeys.add(space.queueDeadlines(key));
+        }
+        scriptKeys.add(space.fencingCounter());
+        return call(() -> "queue a waiter for " + Keys.describe(keys), () -> redis.execute(LockScripts.ENQUEUE, scriptKeys,
+                ticket.id(), Long.toString(ticket.order()), Long.toString(ticket.leaseMillis())));
+    }
+
+    @Override
+    public void dequeue(List<String> keys, String ticketId) {
+        if (keys.isEmpty()) {
+            return;
+        }
+        call(() -> "take a waiter for " + Keys.describe(keys) + " out of their queues", () -> redis.execute(LockScripts.DEQUEUE,
+                lockAndQueueKeys(keys), ticketId, space.releaseChannel(), prefixBytes));
+    }
+
+    @Override
+    public long infiniteLeaseMillis() {
+        return infiniteLeaseMillis;
+    }
+
+    /** The lock keys of {@code keys}, then their wait queues, then the queues' deadlines: the scripts' layout. */
+    private List<String> lockAndQueueKeys(List<String> keys) {
+        List<String> scriptKeys = new ArrayList<>(3 * keys.size() + 1);
         for (String key : keys) {
             scriptKeys.add(space.lock(key));
         }
         for (String key : keys) {
-            scriptKeys.add(space.waiting(key));
+            scriptKeys.add(space.queue(key));
         }
-        scriptKeys.add(space.fencingCounter());
-        long result;
-        try {
-            result = RedisRoundTrip.call(() -> redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(),
-                    owner.description(), Long.toString(leaseMillis)), () -> releaseQuietly(keys, owner));
-        } catch (DataAccessException e) {
-            throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
+        for (String key : keys) {
+            scriptKeys.add(space.queueDeadlines(key));
         }
-        return result > 0 ? Attempt.taken(result) : Attempt.heldBy(keys.get((int) -result - 1));
+        return scriptKeys;
     }
 
     /**
@@ -125,16 +189,12 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return Set.of();
         }
-        List<String> scriptKeys = new ArrayList<>(2 * keys.size());
+        List<String> scriptKeys = lockAndQueueKeys(keysOf(keys));
         Object[] args = new Object[keys.size() + 2];
         args[0] = space.releaseChannel();
         args[1] = prefixBytes;
         for (int i = 0; i < keys.size(); i++) {
-            scriptKeys.add(space.lock(keys.get(i).key()));
             args[i + 2] = keys.get(i).ownerId();
-        }
-        for (Ownership ownership : keys) {
-            scriptKeys.add(space.waiting(ownership.key()));
         }
         return keysAt(keys, call(() -> "release " + Keys.describe(keysOf(keys)),
                 () -> redis.execute(LockScripts.RELEASE, scriptKeys, args)));
@@ -151,7 +211,7 @@ final class RedisLockStore implements RemoteLockStore {
             Ownership ownership = keys.get(i);
             scriptKeys.add(space.lock(ownership.key()));
             args[2 * i] = ownership.ownerId();
-            args[2 * i + 1] = Long.toString(Math.max(0, ownership.leaseMillis()));
+            args[2 * i + 1] = Long.toString(ownership.leaseMillis() > 0 ? ownership.leaseMillis() : infiniteLeaseMillis);
         }
         return keysAt(keys, call(() -> "renew " + keys.size() + " locks",
                 () -> redis.execute(LockScripts.RENEW, scriptKeys, args)));

@@ -7,11 +7,13 @@
  * Under the key prefix ({@code locks:} by default; a storage namespace only, never shown by the API):
  * <ul>
  *   <li>{@code <prefix>lock:<key>}: a hash per held key ({@code owner}, {@code desc}, {@code token},
- *       {@code at}), expiring after the holder's lock timeout;</li>
- *   <li>{@code <prefix>waiting:<key>}: a mark that some node waits for that lock, set by the acquire that found
- *       it held (in the same script call) and deleted by its release;</li>
- *   <li>{@code <prefix>fencing}: the counter every fencing token comes from, so tokens increase across all
- *       nodes;</li>
+ *       {@code at}, and {@code infinite} for an infinite lock timeout), expiring after the holder's lock timeout
+ *       (an infinite one after the node's renewed lease, never without expiry);</li>
+ *   <li>{@code <prefix>queue:<key>} and {@code <prefix>queue-until:<key>}: while someone waits for that key, the
+ *       waiters' tickets by order and by expiry (sorted sets), so that the key goes to its longest-waiting
+ *       waiter on any node first; gone with the last waiter;</li>
+ *   <li>{@code <prefix>fencing}: the counter every fencing token (and the tickets' order) comes from, so tokens
+ *       increase across all nodes;</li>
  *   <li>{@code <prefix>released}: the channel a release publishes on, one message for the keys it freed that
  *       someone waits for (none when nobody waits: uncontended releases broadcast nothing); each node
  *       subscribes once.</li>

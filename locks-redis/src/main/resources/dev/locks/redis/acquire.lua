@@ -1,36 +1,71 @@
--- Takes every lock key for one owner, or none, and issues the fencing token.
--- KEYS[1..n]: the lock keys (sorted, distinct); KEYS[n + 1..2n]: their wait marks; KEYS[2n + 1]: the fencing
--- counter.
--- ARGV[1]: owner id; ARGV[2]: owner description; ARGV[3]: lease in milliseconds, 0 for no expiry.
--- Returns the token (> 0), or -i when KEYS[i] is held (an expired lease no longer exists). A key found held
--- gets its wait mark, so that its release tells the waiting nodes (a release nobody waits for publishes
--- nothing); the mark lasts as long as the lock, and at least a minute.
-local n = (#KEYS - 1) / 2
+-- Takes every lock key for one owner, or none, and issues the fencing token; a caller that waits its turn
+-- keeps a ticket in the wait queue of each key (SPEC "No starvation").
+-- KEYS[1..n]: the lock keys (sorted, distinct); KEYS[n + 1..2n]: their wait queues (sorted sets: ticket id by
+-- order); KEYS[2n + 1..3n]: the queues' deadlines (sorted sets: ticket id by expiry, server milliseconds);
+-- KEYS[3n + 1]: the fencing counter, which also orders the tickets.
+-- ARGV[1]: owner id; ARGV[2]: owner description; ARGV[3]: lease in milliseconds (> 0); ARGV[4]: '1' when the
+-- lock timeout is infinite (the lease is then renewed by the node); ARGV[5]: the caller's ticket id, '' for a
+-- caller that does not wait; ARGV[6]: its order, 0 until placed; ARGV[7]: the ticket's lease in milliseconds;
+-- ARGV[8]: the release channel; ARGV[9]: the byte length of the lock keys' storage prefix.
+-- The keys are taken unless one is held or a live ticket older than the caller's (any live ticket, for a caller
+-- without one) waits for it; expired tickets are dropped on the way. Taken: the ticket leaves every queue of
+-- the keys. Not taken at KEYS[b], with a ticket: it is placed (order kept) in the queues of KEYS[1..b] and
+-- taken out of the later ones, whose next waiters are told.
+-- Returns {token} (> 0), or {-b, order} (order 0 without a ticket).
+local n = (#KEYS - 1) / 3
+local counter = KEYS[3 * n + 1]
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local at = time[1] .. string.format('%06d', time[2])
+local ticket = ARGV[5]
+local order = tonumber(ARGV[6])
+
+local function olderWaits(i)
+  local first = redis.call('ZRANGE', KEYS[n + i], 0, 0, 'WITHSCORES')
+  return #first > 0 and first[1] ~= ticket and (order == 0 or tonumber(first[2]) < order)
+end
+
+local blocked = 0
 for i = 1, n do
-  if redis.call('EXISTS', KEYS[i]) == 1 then
-    local left = redis.call('PTTL', KEYS[i])
-    if left < 0 then
-      redis.call('SET', KEYS[n + i], '1')
-    else
-      redis.call('SET', KEYS[n + i], '1', 'PX', math.max(left, 60000))
+  purge(n, i, now)
+  if redis.call('EXISTS', KEYS[i]) == 1 or olderWaits(i) then
+    blocked = i
+    break
+  end
+end
+
+if blocked == 0 then
+  local token = issue(counter, time)
+  local lease = tonumber(ARGV[3])
+  for i = 1, n do
+    redis.call('HSET', KEYS[i], 'owner', ARGV[1], 'desc', ARGV[2], 'token', token, 'at', at)
+    if ARGV[4] == '1' then
+      redis.call('HSET', KEYS[i], 'infinite', '1')
     end
-    return -i
-  end
-end
-local now = redis.call('TIME')
-local at = now[1] .. string.format('%06d', now[2])
-local token = redis.call('INCR', KEYS[2 * n + 1])
-if token == 1 then
-  -- A new counter, or one lost with the server's data: start from the server's clock in microseconds, so
-  -- that tokens stay above every token issued before the loss.
-  token = tonumber(at)
-  redis.call('SET', KEYS[2 * n + 1], at)
-end
-local lease = tonumber(ARGV[3])
-for i = 1, n do
-  redis.call('HSET', KEYS[i], 'owner', ARGV[1], 'desc', ARGV[2], 'token', token, 'at', at)
-  if lease > 0 then
     redis.call('PEXPIRE', KEYS[i], lease)
+    if ticket ~= '' then
+      redis.call('ZREM', KEYS[n + i], ticket)
+      redis.call('ZREM', KEYS[2 * n + i], ticket)
+    end
   end
+  return {token}
 end
-return token
+
+if ticket == '' then
+  return {-blocked, 0}
+end
+if order == 0 then
+  order = issue(counter, time)
+end
+local ticketLease = tonumber(ARGV[7])
+for i = 1, blocked do
+  redis.call('ZADD', KEYS[n + i], order, ticket)
+  redis.call('ZADD', KEYS[2 * n + i], now + ticketLease, ticket)
+  keep(KEYS[n + i], ticketLease)
+  keep(KEYS[2 * n + i], ticketLease)
+end
+local told = leave(n, blocked + 1, n, ticket, tonumber(ARGV[9]) + 1)
+if #told > 0 then
+  redis.call('PUBLISH', ARGV[8], table.concat(told))
+end
+return {-blocked, order}

@@ -1,18 +1,21 @@
 -- Deletes each lock key its given owner still holds, then tells the waiting nodes with one publish.
--- KEYS[1..n]: the lock keys; KEYS[n + 1..2n]: their wait marks.
+-- KEYS[1..n]: the lock keys; KEYS[n + 1..2n]: their wait queues; KEYS[2n + 1..3n]: the queues' deadlines.
 -- ARGV[1]: the release channel; ARGV[2]: the byte length of the lock keys' storage prefix;
 -- ARGV[2 + i]: the owner id that must hold KEYS[i].
--- Publishes the released keys that someone waits for (their wait mark is set), without the prefix, each as
--- "<byte length>:<key>", concatenated; a release nobody waits for publishes nothing.
+-- Publishes the released keys that someone waits for (a live ticket in their queue; expired ones are dropped
+-- here), without the prefix, each as "<byte length>:<key>", concatenated; a release nobody waits for publishes
+-- nothing.
 -- Returns the indexes i of the keys their owner no longer held.
-local n = #KEYS / 2
+local n = #KEYS / 3
 local skip = tonumber(ARGV[2]) + 1
+local now = nowMillis()
 local lost = {}
 local released = {}
 for i = 1, n do
   if redis.call('HGET', KEYS[i], 'owner') == ARGV[i + 2] then
     redis.call('DEL', KEYS[i])
-    if redis.call('DEL', KEYS[n + i]) == 1 then
+    purge(n, i, now)
+    if redis.call('EXISTS', KEYS[n + i]) == 1 then
       local key = string.sub(KEYS[i], skip)
       released[#released + 1] = #key .. ':' .. key
     end

@@ -95,6 +95,33 @@ class CrossJvmLockTest {
                 .isLessThan(Duration.ofMillis(900 + 2_000));
     }
 
+    /**
+     * SPEC "Infinite lock timeout on a distributed backend": the node holds an "infinite" lock under a renewed
+     * lease (here 3 s, renewed every second without the watchdog), so it outlives many leases while its JVM
+     * lives, and frees itself about a lease after a crash; never a key without expiry.
+     */
+    @Test
+    void killedHoldersInfiniteLockShouldFreeAfterTheLeaseNotBefore() throws Exception {
+        RedisLockRegistry here = registry();
+        Worker worker = start("hold", "k", "infinite", "false", "3000");
+        worker.await("HELD");
+        assertThat((Long) redis.server().command("PTTL", "locks:lock:k")).as("never a key without expiry")
+                .isBetween(1L, 3_000L);
+        assertThat(here.heldLock("k").orElseThrow().expiresAt()).as("the lease never expires for its holder")
+                .isEqualTo(java.time.Instant.MAX);
+
+        Thread.sleep(4_500); // longer than the lease: renewed by its node, watchdog off
+        assertThat(here.tryAcquire(List.of("k"))).as("renewed while its JVM lives").isEmpty();
+
+        long killed = worker.kill();
+        Thread.sleep(1_000);
+        assertThat(here.tryAcquire(List.of("k"))).as("renewed at most a third of the lease before the crash")
+                .isEmpty();
+
+        assertThat(freedAfter(here, "k", killed)).as("about the lease after the crash")
+                .isBetween(Duration.ofMillis(1_500), Duration.ofMillis(3_000 + 3_000));
+    }
+
     @Test
     void gracefulShutdownShouldReleaseAtOnce() throws Exception {
         RedisLockRegistry here = registry();

@@ -9,6 +9,7 @@ import dev.locks.Lease;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
+import dev.locks.spi.RemoteLockStore.Ticket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
@@ -79,7 +80,8 @@ class JedisConnectionFactoryTest {
             assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
             Owner owner = new Owner("o", "o");
             store.tryAcquire(List.of("k"), owner, 10_000);
-            store.tryAcquire(List.of("k"), new Owner("waiting", "waiting"), 10_000); // marks k waited for
+            store.tryAcquire(List.of("k"), new Owner("waiting", "waiting"), 10_000,
+                    new Ticket("waiting", 0, 60_000)); // queues a waiter
             store.release(List.of(new Ownership("k", owner.id(), 0)));
             await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(released).containsExactly("k"));
         } finally {

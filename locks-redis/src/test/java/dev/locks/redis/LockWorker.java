@@ -15,8 +15,9 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * <ul>
  *   <li>{@code increment <times>}: increments the Redis counter {@code counter} with GET and SET under the
  *       lock {@code counter}, appending each lease's fencing token to the list {@code tokens};</li>
- *   <li>{@code hold <key> <lockTimeoutMillis> <watchdog>}: takes {@code key} and holds it until killed (a
- *       SIGTERM closes the registry, which releases it).</li>
+ *   <li>{@code hold <key> <lockTimeoutMillis> <watchdog> [<leaseMillis>]}: takes {@code key} and holds it until
+ *       killed (a SIGTERM closes the registry, which releases it); a lock timeout of {@code infinite} is held
+ *       under the registry's lease ({@code leaseMillis}, else the default).</li>
  * </ul>
  * It prints {@code READY} once its registry is built, then {@code HELD <token>} or {@code DONE}.
  */
@@ -34,7 +35,11 @@ public final class LockWorker {
         PrintStream out = System.out;
         LettuceConnectionFactory factory = RedisConnections.connectionFactory(port);
         boolean watchdog = command.equals("hold") && Boolean.parseBoolean(args[4]);
-        RedisLockRegistry registry = RedisLockRegistry.builder(factory).watchdog(watchdog).build();
+        RedisLockRegistry.Builder builder = RedisLockRegistry.builder(factory).watchdog(watchdog);
+        if (command.equals("hold") && args.length > 5) {
+            builder.lease(Duration.ofMillis(Long.parseLong(args[5])));
+        }
+        RedisLockRegistry registry = builder.build();
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             registry.close();
             factory.destroy();
@@ -49,8 +54,9 @@ public final class LockWorker {
                 System.exit(0);
             }
             case "hold" -> {
-                Lease lease = registry.acquire(List.of(args[2]),
-                        PATIENT.withLockTimeout(Duration.ofMillis(Long.parseLong(args[3]))));
+                Lease lease = registry.acquire(List.of(args[2]), args[3].equals("infinite")
+                        ? PATIENT.withInfiniteLockTimeout()
+                        : PATIENT.withLockTimeout(Duration.ofMillis(Long.parseLong(args[3]))));
                 out.println("HELD " + lease.fencingToken());
                 out.flush();
                 Thread.sleep(Long.MAX_VALUE);

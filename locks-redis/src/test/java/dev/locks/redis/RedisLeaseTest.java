@@ -126,6 +126,30 @@ class RedisLeaseTest {
     }
 
     @Test
+    void cutOffHolderOfAnInfiniteLockShouldStopBelievingItHoldsTheKeyOnceItsRedisLeaseCouldHaveRunOut()
+            throws Exception {
+        RedisLockRegistry a = proxiedNode(builder -> builder.lease(Duration.ofSeconds(2)));
+        RedisLockRegistry b = directNode();
+        Lease lease = a.acquire(List.of("forever"), AcquireOptions.defaults().withInfiniteLockTimeout());
+        assertThat(lease.expiresAt()).isEqualTo(Instant.MAX);
+        Thread.sleep(1_000); // renewed under its 2 s lease at least once through the proxy
+
+        proxy.cut();
+        long cutAt = System.nanoTime();
+        Lease taken = await().atMost(Threads.BOUND).pollInterval(Duration.ofMillis(20))
+                .until(() -> b.tryAcquire(List.of("forever")), Optional::isPresent).get();
+        long takenAfter = System.nanoTime() - cutAt;
+
+        await().atMost(Duration.ofSeconds(3)).pollInterval(Duration.ofMillis(20)).until(() -> !lease.isHeld());
+        assertThat(Duration.ofNanos(takenAfter)).as("Redis freed the key after about its lease, not at once")
+                .isGreaterThan(Duration.ofMillis(500));
+        proxy.reset();
+        lease.close();
+        assertThat(taken.isHeld()).as("closing the lost lease released nothing").isTrue();
+        taken.close();
+    }
+
+    @Test
     void releaseThatCouldNotReachRedisShouldBeRetriedOnceItCan() {
         RedisLockRegistry a = proxiedNode(builder -> builder);
         RedisLockRegistry b = directNode();

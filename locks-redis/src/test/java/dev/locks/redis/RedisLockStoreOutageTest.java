@@ -9,6 +9,7 @@ import dev.locks.redis.test.RedisConnections;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
+import dev.locks.spi.RemoteLockStore.Ticket;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import java.time.Duration;
 import java.util.List;
@@ -25,6 +26,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * when Redis is back everything works again, the subscription included, without a new store.
  */
 class RedisLockStoreOutageTest {
+
+    private static final Ticket WAITING = new Ticket("waiting", 0, 60_000);
 
     @RegisterExtension
     static final RedisServerExtension redis = new RedisServerExtension();
@@ -74,7 +77,7 @@ class RedisLockStoreOutageTest {
         assertThat(after).as("above the tokens issued before the data was lost").isGreaterThan(token);
         assertThat(store.scan(10)).hasSize(1);
         await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() == 2);
-        store.tryAcquire(List.of("b"), new Owner("waiting", "waiting"), 10_000); // marks b waited for
+        store.tryAcquire(List.of("b"), new Owner("waiting", "waiting"), 10_000, WAITING); // queues a waiter
         assertThat(store.release(List.of(new Ownership("b", OWNER.id(), 0)))).isEmpty();
         await().atMost(RECOVERY).untilAsserted(() -> assertThat(released).contains("b"));
         assertThat(redis.server().subscribers("locks:released")).isEqualTo(1);
@@ -114,8 +117,9 @@ class RedisLockStoreOutageTest {
         await().atMost(RECOVERY).until(() -> store.subscriptionConfirmations() >= 1);
         await().atMost(RECOVERY).ignoreExceptions().until(() -> {
             store.tryAcquire(List.of("k"), OWNER, 10_000);
-            store.tryAcquire(List.of("k"), new Owner("waiting", "waiting"), 10_000); // marks k waited for
+            store.tryAcquire(List.of("k"), new Owner("waiting", "waiting"), 10_000, WAITING); // queues a waiter
             store.release(List.of(new Ownership("k", OWNER.id(), 0)));
+            store.dequeue(List.of("k"), WAITING.id());
             return released.contains("k");
         });
     }

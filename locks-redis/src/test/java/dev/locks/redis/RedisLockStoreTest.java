@@ -10,6 +10,7 @@ import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
 import dev.locks.spi.RemoteLockStore.RemoteLock;
+import dev.locks.spi.RemoteLockStore.Ticket;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -33,6 +34,27 @@ class RedisLockStoreTest {
     private static final Owner BOB = new Owner("node-b:1", "bob @ node-b");
 
     private final List<RedisLockStore> stores = new ArrayList<>();
+
+    /** A crashed waiter's ticket holds its place only for its lease, then neither blocks nor stays. */
+    @Test
+    void expiredTicketShouldNeitherBlockANewcomerNorStay() {
+        RedisLockStore store = store();
+        store.tryAcquire(List.of("k"), ALICE, 10_000);
+        assertThat(store.tryAcquire(List.of("k"), BOB, 10_000, new Ticket("crashed", 0, 300)).ticketOrder())
+                .isPositive();
+        store.release(owned(ALICE, "k"));
+
+        assertThat(store.tryAcquire(List.of("k"), ALICE, 10_000).heldKey()).as("a live ticket comes first")
+                .isEqualTo("k");
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> store.tryAcquire(List.of("k"), ALICE, 10_000).isTaken());
+        assertThat(redis.server().command("KEYS", "locks:queue*")).as("the expired ticket was dropped")
+                .isEqualTo(List.of());
+    }
+
+    private static Ticket ticket(String id) {
+        return new Ticket(id, 0, 60_000);
+    }
 
     @AfterEach
     void closeStores() {
@@ -85,13 +107,15 @@ class RedisLockStoreTest {
                 .isBetween(Duration.ofSeconds(29), Duration.ofSeconds(31));
     }
 
+    /** SPEC "Infinite lock timeout on a distributed backend": never a key without expiry in Redis. */
     @Test
-    void zeroLeaseShouldNeverExpire() {
+    void zeroLeaseShouldBeHeldUnderTheStoresLeaseAndShowNoExpiry() {
         RedisLockStore store = store();
         store.tryAcquire(List.of("k"), ALICE, 0);
 
-        assertThat(store.get("k").expiresAt()).isEqualTo(Instant.MAX);
-        assertThat(redis.server().command("PTTL", "locks:lock:k")).isEqualTo(-1L);
+        assertThat(store.get("k").expiresAt()).as("the lease the caller sees never expires").isEqualTo(Instant.MAX);
+        assertThat((Long) redis.server().command("PTTL", "locks:lock:k")).as("held under the 30 s lease in Redis")
+                .isBetween(29_000L, 30_000L);
     }
 
     @Test
@@ -150,7 +174,8 @@ class RedisLockStoreTest {
         assertThat(store.renew(renewal)).containsExactlyInAnyOrder("c", "gone");
 
         assertThat(Duration.between(Instant.now(), store.get("a").expiresAt())).isGreaterThan(Duration.ofSeconds(5));
-        assertThat(store.get("b").expiresAt()).isEqualTo(Instant.MAX);
+        assertThat((Long) redis.server().command("PTTL", "locks:lock:b")).as("0: the store's lease, never none")
+                .isBetween(29_000L, 30_000L);
         assertThat(store.get("c").ownerId()).isEqualTo(BOB.id());
     }
 
@@ -230,9 +255,9 @@ class RedisLockStoreTest {
         one.tryAcquire(List.of("a", odd), ALICE, 10_000);
         two.tryAcquire(List.of("b"), BOB, 10_000);
         // somebody waits for each of them: the releases are published
-        assertThat(two.tryAcquire(List.of("a"), BOB, 10_000).isTaken()).isFalse();
-        assertThat(two.tryAcquire(List.of(odd), BOB, 10_000).isTaken()).isFalse();
-        assertThat(one.tryAcquire(List.of("b"), ALICE, 10_000).isTaken()).isFalse();
+        assertThat(two.tryAcquire(List.of("a"), BOB, 10_000, ticket("t1")).isTaken()).isFalse();
+        assertThat(two.tryAcquire(List.of(odd), BOB, 10_000, ticket("t2")).isTaken()).isFalse();
+        assertThat(one.tryAcquire(List.of("b"), ALICE, 10_000, ticket("t3")).isTaken()).isFalse();
 
         one.release(owned(ALICE, "a", odd));
         two.release(owned(BOB, "b"));
@@ -255,15 +280,17 @@ class RedisLockStoreTest {
         redis.server().command("CONFIG", "RESETSTAT");
         store.tryAcquire(List.of("quiet"), ALICE, 10_000);
         store.tryAcquire(List.of("waited"), ALICE, 10_000);
-        assertThat(store.tryAcquire(List.of("waited"), BOB, 10_000).isTaken()).isFalse();
+        assertThat(store.tryAcquire(List.of("waited"), BOB, 10_000).isTaken()).as("no ticket: nobody waits").isFalse();
+        assertThat(store.tryAcquire(List.of("waited"), BOB, 10_000, ticket("bob")).ticketOrder()).isPositive();
 
         store.release(owned(ALICE, "quiet"));
         store.release(owned(ALICE, "waited"));
 
         await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(released).containsExactly("waited"));
         assertThat(redis.server().commandCalls().get("publish")).isEqualTo(1L);
-        assertThat(redis.server().command("EXISTS", "locks:waiting:waited")).as("the mark went with it")
-                .isEqualTo(0L);
+        store.dequeue(List.of("waited"), "bob");
+        assertThat(redis.server().command("KEYS", "locks:queue*")).as("the queue went with its last waiter")
+                .isEqualTo(List.of());
     }
 
     @Test

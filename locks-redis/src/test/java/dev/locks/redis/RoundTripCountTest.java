@@ -7,6 +7,7 @@ import dev.locks.redis.test.RedisMonitor;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
+import dev.locks.spi.RemoteLockStore.Ticket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -60,14 +61,15 @@ class RoundTripCountTest {
             assertThat(monitor.commandsSent()).as("release").containsExactly("evalsha");
 
             assertThat(store.tryAcquire(List.of("account:0", "other"), OWNER, 10_000).isTaken()).isTrue();
-            assertThat(store.tryAcquire(keys, OWNER, 10_000).heldKey()).isEqualTo("account:0");
-            assertThat(monitor.commandsSent()).as("an acquire that finds a key held")
+            assertThat(store.tryAcquire(keys, OWNER, 10_000, new Ticket("waiter", 0, 60_000)).heldKey())
+                    .isEqualTo("account:0");
+            assertThat(monitor.commandsSent()).as("an acquire that finds a key held, and queues its ticket")
                     .containsExactly("evalsha", "evalsha");
 
             store.renew(keys.stream().map(key -> new Ownership(key, OWNER.id(), 10_000)).toList());
             assertThat(monitor.commandsSent()).as("renew").containsExactly("evalsha");
 
-            // the acquire that found account:0 held marked it waited for: its release tells the nodes
+            // the acquire that found account:0 held queued its waiter's ticket: its release tells the nodes
             assertThat(store.release(List.of(new Ownership("account:0", OWNER.id(), 0),
                     new Ownership("other", OWNER.id(), 0)))).isEmpty();
             assertThat(monitor.commandsSent()).as("release of a waited-for key").containsExactly("evalsha");
@@ -78,7 +80,8 @@ class RoundTripCountTest {
         assertThat(calls).doesNotContainKey("eval").doesNotContainKey("script|load");
         assertThat(calls.get("publish")).as("one by the release of the waited-for keys, none by the first release")
                 .isEqualTo(1L);
-        assertThat(calls.get("incr")).as("one fencing token per acquire").isEqualTo(2L);
+        assertThat(calls.get("incr")).as("one fencing token per acquire, and the waiter's ticket order")
+                .isEqualTo(3L);
     }
 
     @ParameterizedTest(name = "{0} keys")

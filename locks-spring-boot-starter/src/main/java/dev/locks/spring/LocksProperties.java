@@ -109,6 +109,10 @@ public class LocksProperties implements InitializingBean {
         }
         requireAtLeastOne("locks.max-keys", maxKeys, "the number of distinct keys one acquire may take");
         requireAtLeastOne("locks.max-key-length", maxKeyLength, "the number of characters a key may have");
+        if (redis.lease == null || redis.lease.toMillis() < 3) {
+            throw new InvalidConfigurationPropertyValueException("locks.redis.lease", redis.lease,
+                    "Must be a duration of at least 3ms: it is renewed every third of it.");
+        }
         requirePositive("locks.compute.timeout", compute.timeout);
         requireNonNegative("locks.compute.default-ttl", compute.defaultTtl);
         if (endpoint.maxListed <= 0) {
@@ -395,6 +399,20 @@ public class LocksProperties implements InitializingBean {
 
         /** Whether to wake Redis waiters by a publish on release (else they poll at the retry interval). */
         private boolean notify = true;
+
+        /**
+         * The lease under which a node holds a lock of infinite lock timeout in Redis, renewed every third of it
+         * whether or not the watchdog is on: a crashed node's "infinite" locks free themselves after it.
+         */
+        private Duration lease = Duration.ofSeconds(30);
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
 
         public boolean isNotify() {
             return notify;

@@ -65,7 +65,8 @@ class RedisBackendConfiguration {
             ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers) {
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
-                .notify(properties.getRedis().isNotify());
+                .notify(properties.getRedis().isNotify())
+                .lease(properties.getRedis().getLease());
         RegistrySettings.apply(builder, properties, observers, clock);
         return BuilderCustomizers.lockRegistry(customizers, builder).build();
     }

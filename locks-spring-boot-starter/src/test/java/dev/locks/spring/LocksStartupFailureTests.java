@@ -72,6 +72,11 @@ class LocksStartupFailureTests {
     }
 
     @Test
+    void tooShortRedisLeaseShouldFailNamingTheProperty() {
+        assertInvalid("locks.redis.lease=0s", "locks.redis.lease", "at least 3ms");
+    }
+
+    @Test
     void unknownBackendShouldFailNamingTheProperty() {
         assertInvalid("locks.backend=mongo", "locks.backend", "Must be 'local' or 'redis'");
     }

@@ -3,6 +3,7 @@ package dev.locks.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locks.AcquireOptions;
 import dev.locks.ComputeCache;
 import dev.locks.ComputeOutcome;
 import dev.locks.Lease;
@@ -231,6 +232,17 @@ class RedisBackendConfigurationTests {
             assertThat(redis.server().subscribers("locks:released")).isZero();
             try (Lease lease = context.getBean(LockRegistry.class).acquire(List.of("k"))) {
                 assertThat(lease.isHeld()).isTrue();
+            }
+        });
+    }
+
+    @Test
+    void redisLeaseShouldHoldInfiniteLockTimeoutsUnderThatLease() {
+        withRedis().withPropertyValues("locks.redis.lease=7s").run(context -> {
+            try (Lease lease = context.getBean(LockRegistry.class).acquire(List.of("forever"),
+                    AcquireOptions.defaults().withInfiniteLockTimeout())) {
+                assertThat(lease.expiresAt()).isEqualTo(java.time.Instant.MAX);
+                assertThat((Long) redis.server().command("PTTL", "locks:lock:forever")).isBetween(1L, 7_000L);
             }
         });
     }

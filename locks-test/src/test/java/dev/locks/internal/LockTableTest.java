@@ -1,7 +1,6 @@
 package dev.locks.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locks.AcquireOptions;
 import dev.locks.LocksObserver;
@@ -18,7 +17,8 @@ class LockTableTest {
     private final ManualClock clock = new ManualClock();
     private final LockEngine engine = new LockEngine(new LockEngine.Settings("local", AcquireOptions.defaults(),
             Duration.ZERO, 100, false, clock, LocksObserver.NONE));
-    private final LockTable table = new LockTable((entry, reason, by) -> { });
+    private final WaitQueues queues = new WaitQueues(true);
+    private final LockTable table = new LockTable((entry, reason, by) -> { }, queues, Long.MAX_VALUE);
 
     private LockEntry take(String key, long timeoutNanos) {
         TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime(), null);
@@ -68,43 +68,40 @@ class LockTableTest {
     }
 
     @Test
-    void releasedEntryShouldTurnLateWaitersAway() {
+    void releasedEntryShouldWakeItsOldestWaiterAndTurnLateWaitersAway() {
         LockEntry entry = take("k", SECOND);
-        Waiter early = new Waiter(Thread.currentThread());
-        assertThat(entry.addWaiter(early)).isTrue();
+        Waiter older = queues.newWaiter(new String[] {"k"});
+        Waiter newer = queues.newWaiter(new String[] {"k"});
+        queues.enlist(newer, 0, 1, true);
+        queues.enlist(older, 0, 1, true);
+        int seen = older.signals();
 
         table.drop(entry);
 
         assertThat(table.get("k")).isNull();
-        assertThat(early.await(0)).isFalse();
-        assertThat(entry.addWaiter(new Waiter(Thread.currentThread()))).isFalse();
+        assertThat(older.signals()).as("the oldest waiter is woken").isNotEqualTo(seen);
+        assertThat(newer.signals()).as("the key is the oldest's first").isZero();
+        assertThat(entry.released()).as("a waiter that joins late tries again at once").isTrue();
     }
 
-    /**
-     * A waiter's link belongs to the one list it joined: relinking it into another (a remote list of the same
-     * key, say) once cut lists short and could close one into a cycle, which made a release loop forever.
-     */
+    /** A waiter that leaves (it got its keys, or gave up) leaves nothing behind, and wakes the next one. */
     @Test
-    void waiterShouldNeverJoinASecondList() {
-        LockEntry entry = take("k", SECOND);
-        RemoteWaiters remote = new RemoteWaiters();
-        Blocker elsewhere = remote.blocker("k", remote.epoch("k"));
-        Waiter waiter = new Waiter(Thread.currentThread());
-        assertThat(entry.addWaiter(waiter)).isTrue();
+    void leavingWaiterShouldWakeTheNextAndLeaveNoQueueBehind() {
+        Waiter first = queues.newWaiter(new String[] {"a", "b"});
+        Waiter second = queues.newWaiter(new String[] {"b"});
+        queues.enlist(first, 0, 2, true);
+        queues.enlist(second, 0, 1, true);
+        assertThat(queues.olderWaits("b", second.order)).isTrue();
+        assertThat(queues.olderWaits("b", first.order)).isFalse();
 
-        assertThat(entry.isWaiting(waiter)).isTrue();
-        assertThat(elsewhere.isWaiting(waiter)).isFalse();
-        assertThat(elsewhere.addWaiter(waiter)).as("not relinked: try again at once instead").isFalse();
-        assertThatThrownBy(() -> take("other", SECOND).addWaiter(waiter)).isInstanceOf(IllegalStateException.class);
-        Waiter fresh = new Waiter(Thread.currentThread());
-        assertThat(elsewhere.addWaiter(fresh)).isTrue();
-        assertThat(elsewhere.isWaiting(fresh)).isTrue();
+        queues.enlist(first, 0, 1, true); // blocked at an earlier key now: it no longer claims "b"
+        assertThat(second.signals()).isEqualTo(1);
+        assertThat(queues.olderWaits("b", second.order)).isFalse();
 
-        remote.released("k");
-        table.drop(entry);
-        assertThat(fresh.isSignalled()).isTrue();
-        assertThat(waiter.isSignalled()).isTrue();
-        assertThat(entry.isWaiting(waiter)).isFalse();
+        queues.leave(first);
+        queues.leave(second);
+        assertThat(queues.size()).isZero();
+        assertThat(queues.isEmpty()).isTrue();
     }
 
     @Test

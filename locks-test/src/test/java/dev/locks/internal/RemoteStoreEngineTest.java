@@ -10,6 +10,7 @@ import dev.locks.Lease;
 import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
+import dev.locks.contract.HeapGrowth;
 import dev.locks.contract.Threads;
 import dev.locks.test.InMemoryLockServer;
 import java.time.Duration;
@@ -58,6 +59,27 @@ class RemoteStoreEngineTest {
     void tearDown() {
         threads.close();
         nodes.forEach(EngineLockRegistry::close);
+    }
+
+    /** SPEC "Nothing left behind": waiters for a key held on another node, which never releases it here. */
+    @Test
+    void failedAttemptsOnAKeyHeldByAnotherNodeShouldNotGrowTheHeap() throws Exception {
+        EngineLockRegistry holder = node();
+        EngineLockRegistry waiter = node();
+        Lease held = holder.acquire(List.of("held"));
+        AcquireOptions impatient = DEFAULTS.withRetries(1).withRetryInterval(attempt -> Duration.ofNanos(1));
+        Runnable fail = () -> {
+            for (int i = 0; i < 100_000; i++) {
+                assertThatThrownBy(() -> waiter.acquire(List.of("held"), impatient))
+                        .isInstanceOf(dev.locks.LockTimeoutException.class);
+            }
+        };
+        fail.run();
+
+        long grown = HeapGrowth.of(fail);
+
+        assertThat(grown).as("heap retained by 100,000 failed acquires").isLessThan(1_000_000);
+        held.close();
     }
 
     @Test

@@ -1,0 +1,194 @@
+package dev.locks.internal;
+
+import java.util.Comparator;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The waiters of this JVM, per key, oldest first: who to wake when a key is released, and (when fair) who
+ * may take it. A waiter is in the queues of its keys from its first failed attempt until it gets them or
+ * gives up, and then leaves every one of them: nothing stays behind, and a queue that empties leaves the map.
+ *
+ * <p><b>Fair</b> (the in-memory backend, where this JVM is the whole truth): a key goes to the oldest waiter
+ * in its queue before anyone newer; a release wakes only that waiter, and so does its leaving (the next one
+ * is then the oldest). A waiter is in the queues of its keys up to the one that blocked it, in sorted order,
+ * never beyond: it claims a key only once it could take every key before it, just as a holder of sorted keys
+ * does, so that the claims of waiters and the holds of nested acquires (also in sorted order) never wait
+ * for each other in a circle. Since every waiter's order is fixed, the oldest one waits for holders only, who
+ * release: each waiter gets its keys after at most the waiters older than it (bounded bypass).
+ *
+ * <p><b>Not fair</b> (a distributed backend, whose store orders the waiters of every node): the queues only
+ * say whom to wake: every waiter of the key, on a notification from the store; those that wait for an entry
+ * of this JVM's table, on its release here.
+ */
+final class WaitQueues {
+
+    private static final Comparator<Waiter> OLDEST_FIRST = Comparator.comparingLong(waiter -> waiter.order);
+
+    /** Whose waiters a release wakes, when not fair: those of a table entry, of the store's key, or any. */
+    private static final int TABLE = 0;
+    private static final int STORE = 1;
+    private static final int ANY = 2;
+
+    private final boolean fair;
+    private final AtomicLong orders = new AtomicLong();
+    private final ConcurrentHashMap<String, Queue> queues = new ConcurrentHashMap<>();
+
+    WaitQueues(boolean fair) {
+        this.fair = fair;
+    }
+
+    boolean isFair() {
+        return fair;
+    }
+
+    /** A new waiter for {@code keys}, younger than every earlier one. */
+    Waiter newWaiter(String[] keys) {
+        return new Waiter(Thread.currentThread(), orders.incrementAndGet(), keys);
+    }
+
+    /** Whether nobody waits for any key: the uncontended path skips every lookup. */
+    boolean isEmpty() {
+        return queues.isEmpty();
+    }
+
+    /** How many keys have waiters (tests: nothing left behind). */
+    int size() {
+        return queues.size();
+    }
+
+    /** Whether a waiter older than {@code order} waits for {@code key} ({@link Long#MAX_VALUE}: anyone). */
+    boolean olderWaits(String key, long order) {
+        Queue queue = queues.get(key);
+        return queue != null && queue.olderThan(order);
+    }
+
+    /** What blocks {@code waiter} (or a newcomer, when null) at {@code key}: an older waiter. */
+    Blocker olderWaiter(String key, Waiter waiter) {
+        long order = waiter == null ? Long.MAX_VALUE : waiter.order;
+        return Blocker.of(key, () -> !olderWaits(key, order));
+    }
+
+    /**
+     * Puts {@code waiter} in the queues of its keys {@code [from, to)} and takes it out of the others it was
+     * in (their next waiters are woken).
+     *
+     * @param local whether it waits for an entry of this JVM's table
+     */
+    void enlist(Waiter waiter, int from, int to, boolean local) {
+        waiter.local = local;
+        for (int i = waiter.from; i < waiter.to; i++) {
+            if (i < from || i >= to) {
+                leave(waiter.keys[i], waiter);
+            }
+        }
+        for (int i = from; i < to; i++) {
+            if (i < waiter.from || i >= waiter.to) {
+                join(waiter.keys[i], waiter);
+            }
+        }
+        waiter.from = from;
+        waiter.to = to;
+    }
+
+    /** Takes {@code waiter} out of every queue it is in: it got its keys, or gave up. */
+    void leave(Waiter waiter) {
+        for (int i = waiter.from; i < waiter.to; i++) {
+            leave(waiter.keys[i], waiter);
+        }
+        waiter.from = 0;
+        waiter.to = 0;
+    }
+
+    /**
+     * {@code key} was released: wakes its oldest waiter (fair), or its waiters (not fair: those that wait for
+     * a table entry when {@code fromTable}, else those that wait for the store, which told). {@code except}
+     * (the releasing waiter rolling back an attempt) is never woken, and when fair and the oldest, nobody is:
+     * the key is its claim.
+     */
+    void released(String key, Waiter except, boolean fromTable) {
+        if (queues.isEmpty()) {
+            return;
+        }
+        Queue queue = queues.get(key);
+        if (queue != null) {
+            queue.wake(except, fromTable ? TABLE : STORE);
+        }
+    }
+
+    /** Wakes every waiter of every key (the store's notifications may have been missed). */
+    void wakeAll() {
+        for (Queue queue : queues.values()) {
+            queue.wake(null, ANY);
+        }
+    }
+
+    private void join(String key, Waiter waiter) {
+        for (;;) {
+            Queue queue = queues.computeIfAbsent(key, k -> new Queue());
+            synchronized (queue) {
+                if (!queue.gone) {
+                    queue.waiters.add(waiter);
+                    return;
+                }
+            }
+            queues.remove(key, queue);
+        }
+    }
+
+    private void leave(String key, Waiter waiter) {
+        Queue queue = queues.get(key);
+        if (queue == null) {
+            return;
+        }
+        Waiter next = null;
+        synchronized (queue) {
+            boolean wasFirst = !queue.waiters.isEmpty() && queue.waiters.first() == waiter;
+            if (!queue.waiters.remove(waiter)) {
+                return;
+            }
+            if (queue.waiters.isEmpty()) {
+                queue.gone = true;
+                queues.remove(key, queue);
+            } else if (fair && wasFirst) {
+                next = queue.waiters.first();
+            }
+        }
+        if (next != null) {
+            next.signal();
+        }
+    }
+
+    /** The waiters of one key; once empty it is gone, and a later waiter makes a new one. */
+    private final class Queue {
+        final TreeSet<Waiter> waiters = new TreeSet<>(OLDEST_FIRST);
+        boolean gone;
+
+        synchronized boolean olderThan(long order) {
+            return !waiters.isEmpty() && waiters.first().order < order;
+        }
+
+        void wake(Waiter except, int whose) {
+            if (fair) {
+                Waiter first;
+                synchronized (this) {
+                    first = waiters.isEmpty() ? null : waiters.first();
+                }
+                if (first != null && first != except) {
+                    first.signal();
+                }
+                return;
+            }
+            Waiter[] all;
+            synchronized (this) {
+                all = waiters.toArray(new Waiter[0]);
+            }
+            for (Waiter waiter : all) {
+                if (waiter != except && (whose == ANY || waiter.local == (whose == TABLE))) {
+                    waiter.signal();
+                }
+            }
+        }
+    }
+}

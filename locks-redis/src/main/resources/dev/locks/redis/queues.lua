@@ -1,0 +1,56 @@
+-- Shared by the scripts that read or change wait queues (prepended to them by LockScripts). Their KEYS start
+-- with n lock keys, then those keys' wait queues (sorted sets: ticket id by order), then the queues' deadlines
+-- (sorted sets: ticket id by expiry, server milliseconds).
+
+-- The server's clock in milliseconds.
+local function nowMillis()
+  local time = redis.call('TIME')
+  return tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+end
+
+-- The next value of the fencing counter (a token, or a ticket's order). A new counter, or one lost with the
+-- server's data, starts from the server's clock in microseconds, so that values stay above every earlier one.
+local function issue(counter, time)
+  local value = redis.call('INCR', counter)
+  if value == 1 then
+    local at = time[1] .. string.format('%06d', time[2])
+    value = tonumber(at)
+    redis.call('SET', counter, at)
+  end
+  return value
+end
+
+-- Makes `key` live at least `ms` more milliseconds (a queue lives as long as its longest-living ticket).
+local function keep(key, ms)
+  if redis.call('PTTL', key) < ms then
+    redis.call('PEXPIRE', key, ms)
+  end
+end
+
+-- Drops the expired tickets of the i-th key's queue.
+local function purge(n, i, now)
+  local queue, deadlines = KEYS[n + i], KEYS[2 * n + i]
+  local expired = redis.call('ZRANGEBYSCORE', deadlines, '-inf', now, 'LIMIT', 0, 100)
+  while #expired > 0 do
+    redis.call('ZREM', queue, unpack(expired))
+    redis.call('ZREM', deadlines, unpack(expired))
+    expired = redis.call('ZRANGEBYSCORE', deadlines, '-inf', now, 'LIMIT', 0, 100)
+  end
+end
+
+-- Takes a ticket out of the queues of the keys from..to, and returns, as "<byte length>:<key>" (without the
+-- lock keys' prefix of `skip - 1` bytes), the free keys whose queues still have waiters: they may be theirs now.
+local function leave(n, from, to, ticket, skip)
+  local told = {}
+  for i = from, to do
+    if redis.call('ZREM', KEYS[n + i], ticket) == 1 then
+      redis.call('ZREM', KEYS[2 * n + i], ticket)
+      if redis.call('EXISTS', KEYS[n + i]) == 1 and redis.call('EXISTS', KEYS[i]) == 0 then
+        local key = string.sub(KEYS[i], skip)
+        told[#told + 1] = #key .. ':' .. key
+      end
+    end
+  end
+  return told
+end
+
