@@ -1,0 +1,204 @@
+package dev.locks.jdbc;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+
+/**
+ * The registry's own connections: a few taken from the application's {@link DataSource} and kept, never
+ * returned to its pool while the registry runs, so that the registry never waits for a connection that the
+ * application's own transactions hold (a pool exhausted by callers that hold their transactions open while
+ * they lock would otherwise deadlock), and never joins a caller's transaction. Each is in auto-commit: every
+ * call is one transaction of its own.
+ *
+ * <p>A connection that failed is closed and replaced, in the background, on the next demand; a caller waits
+ * for a connection at most the {@linkplain #OwnConnections timeout}, and not at all once an attempt to open
+ * one failed after it began waiting (the database is down: the caller reports an outage at once).
+ */
+final class OwnConnections implements AutoCloseable {
+
+    /** One call on a connection. */
+    @FunctionalInterface
+    interface Call<T> {
+        T on(Connection connection) throws SQLException;
+    }
+
+    private final DataSource dataSource;
+    private final int size;
+    private final int timeoutMillis;
+    private final ExecutorService opener;
+    private final Deque<Connection> idle = new ArrayDeque<>();
+    private int open;
+    private long failures;
+    private SQLException lastFailure;
+    private boolean closed;
+
+    /**
+     * @param size how many connections to keep at most
+     * @param timeoutMillis the network timeout of each connection, and the longest wait for one
+     */
+    OwnConnections(DataSource dataSource, int size, int timeoutMillis) {
+        this.dataSource = dataSource;
+        this.size = size;
+        this.timeoutMillis = timeoutMillis;
+        this.opener = Executors.newSingleThreadExecutor(Daemons.named("locks-jdbc-connect"));
+    }
+
+    /** Opens every connection now, in the background (the database need not be up). */
+    synchronized void prewarm() {
+        while (open < size) {
+            open++;
+            opener.execute(this::openOne);
+        }
+    }
+
+    /** How many connections are open and idle (tests). */
+    synchronized int idleCount() {
+        return idle.size();
+    }
+
+    /**
+     * Runs {@code call} on one of the connections; a connection on which it failed is replaced.
+     *
+     * @throws SQLException what the call threw, or why no connection could be had in time
+     */
+    <T> T run(Call<T> call) throws SQLException {
+        Connection connection = borrow();
+        boolean healthy = false;
+        try {
+            T result = call.on(connection);
+            healthy = true;
+            return result;
+        } catch (SQLException e) {
+            healthy = isUsable(connection, e);
+            throw e;
+        } finally {
+            giveBack(connection, healthy);
+        }
+    }
+
+    /**
+     * A connection, waiting at most the timeout. An interrupted caller still gets one (a round trip never fails
+     * because the caller's interrupt status is set); its interrupt status is kept.
+     */
+    private synchronized Connection borrow() throws SQLException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long failuresBefore = failures;
+        boolean interrupted = false;
+        try {
+            for (;;) {
+                if (closed) {
+                    throw new SQLException("the lock registry's connections are closed", "08003");
+                }
+                Connection connection = idle.pollFirst();
+                if (connection != null) {
+                    return connection;
+                }
+                if (open < size) {
+                    open++;
+                    opener.execute(this::openOne);
+                }
+                if (failures != failuresBefore) {
+                    throw new SQLException("could not open a connection: " + lastFailure.getMessage(), "08001",
+                            lastFailure);
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    throw new SQLTimeoutException("no connection of the lock registry's own within "
+                            + timeoutMillis + " ms" + (lastFailure == null ? ""
+                                    : " (last failure: " + lastFailure.getMessage() + ")"), "08001");
+                }
+                try {
+                    TimeUnit.NANOSECONDS.timedWait(this, left);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private void openOne() {
+        Connection connection = null;
+        SQLException failure = null;
+        try {
+            connection = dataSource.getConnection();
+            connection.setAutoCommit(true);
+            connection.setNetworkTimeout(Runnable::run, timeoutMillis);
+        } catch (SQLException | RuntimeException e) {
+            failure = e instanceof SQLException sql ? sql : new SQLException(e.toString(), "08001", e);
+            closeQuietly(connection);
+            connection = null;
+        }
+        synchronized (this) {
+            if (connection != null && !closed) {
+                idle.addLast(connection);
+            } else {
+                open--;
+                if (failure != null) {
+                    failures++;
+                    lastFailure = failure;
+                }
+                closeQuietly(connection);
+            }
+            notifyAll();
+        }
+    }
+
+    private synchronized void giveBack(Connection connection, boolean healthy) {
+        if (healthy && !closed) {
+            idle.addFirst(connection); // the most recently used first: idle ones may be dropped by a proxy
+        } else {
+            open--;
+            closeQuietly(connection);
+        }
+        notifyAll();
+    }
+
+    /**
+     * Whether a connection on which a call failed may be used again: not after a connection error (SQL state
+     * class 08), a server shutdown (57P), a timeout, or when it closed.
+     */
+    private static boolean isUsable(Connection connection, SQLException e) {
+        String state = e.getSQLState();
+        if (e instanceof SQLTimeoutException || state == null || state.startsWith("08") || state.startsWith("57P")) {
+            return false;
+        }
+        try {
+            return !connection.isClosed();
+        } catch (SQLException closed) {
+            return false;
+        }
+    }
+
+    static void closeQuietly(AutoCloseable closeable) {
+        if (closeable != null) {
+            try {
+                closeable.close();
+            } catch (Exception ignored) {
+                // closing a broken connection: nothing to do
+            }
+        }
+    }
+
+    /** Closes the connections (their pool gets them back); later calls fail. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            closed = true;
+            idle.forEach(OwnConnections::closeQuietly);
+            idle.clear();
+            notifyAll();
+        }
+        opener.shutdownNow();
+    }
+}
