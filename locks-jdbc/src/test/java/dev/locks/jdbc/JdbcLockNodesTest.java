@@ -1,0 +1,274 @@
+package dev.locks.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.AcquireOptions;
+import dev.locks.HeldLock;
+import dev.locks.Lease;
+import dev.locks.jdbc.test.PostgresServerExtension;
+import dev.locks.test.ManualClock;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Two registries on one database are two nodes: what one node holds, the other cannot take. */
+class JdbcLockNodesTest {
+
+    @RegisterExtension
+    static final PostgresServerExtension postgres = new PostgresServerExtension();
+
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    private final List<JdbcLockRegistry> nodes = new ArrayList<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void closeNodes() throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        nodes.forEach(JdbcLockRegistry::close);
+    }
+
+    private JdbcLockRegistry node(JdbcLockRegistry.Builder builder) {
+        JdbcLockRegistry node = builder.initializeSchema(true).cleanupInterval(Duration.ZERO).build();
+        nodes.add(node);
+        return node;
+    }
+
+    private JdbcLockRegistry node() {
+        return node(JdbcLockRegistry.builder(postgres.dataSource()));
+    }
+
+    @Test
+    void whatOneNodeHoldsTheOtherShouldNotTake() {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+
+        try (Lease lease = a.acquire(List.of("x", "y"))) {
+            assertThat(b.tryAcquire(List.of("y", "z"))).isEmpty();
+            assertThat(b.heldLocks()).extracting(HeldLock::key).containsExactly("x", "y");
+            assertThat(b.heldLock("z")).isEmpty(); // all-or-nothing: z was not left taken
+        }
+        assertThat(b.tryAcquire(List.of("y", "z"))).hasValueSatisfying(Lease::close);
+    }
+
+    @Test
+    void threadsOfTwoNodesShouldNeverHoldAKeyTogether() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        AcquireOptions patient = AcquireOptions.defaults().withInfiniteRetries().withWaitTime(BOUND);
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        int[] unguarded = {0};
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            JdbcLockRegistry node = t % 2 == 0 ? a : b;
+            workers.add(threads.submit(() -> {
+                start.await();
+                for (int i = 0; i < 150; i++) {
+                    try (Lease lease = node.acquire(List.of("counter", "other-" + (i % 3)), patient)) {
+                        if (inside.incrementAndGet() != 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        unguarded[0]++;
+                        inside.decrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> worker : workers) {
+            worker.get(2 * BOUND.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        assertThat(overlaps).hasValue(0);
+        assertThat(unguarded[0]).isEqualTo(6 * 150);
+        assertThat(a.heldLocks()).isEmpty();
+    }
+
+    /**
+     * The waiter's retry interval is a minute and its wait time 30 s: only the release notice can wake it in
+     * time (and it must, long before its next attempt would be due).
+     */
+    @Test
+    void aWaiterOnAnotherNodeShouldBeWokenByTheReleaseNotice() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        awaitListening(b);
+        AcquireOptions sleepy = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(BOUND);
+        Lease held = a.acquire(List.of("hand-off"));
+        CountDownLatch waiting = new CountDownLatch(1);
+        Future<Long> taken = threads.submit(() -> {
+            waiting.countDown();
+            try (Lease lease = b.acquire(List.of("hand-off"), sleepy)) {
+                return lease.fencingToken();
+            }
+        });
+        assertThat(waiting.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        await().atMost(BOUND).until(() -> waited("hand-off")); // b's first attempt failed: it now sleeps
+
+        held.close();
+
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+    }
+
+    /** Without notices (notify off) a waiter still gets the key, at its next attempt: the fallback. */
+    @Test
+    void withoutNoticesAWaiterShouldTakeTheKeyAtItsNextAttempt() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node(JdbcLockRegistry.builder(postgres.dataSource()).notify(false));
+        AcquireOptions polling = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMillis(50)).withWaitTime(BOUND);
+        Lease held = a.acquire(List.of("polled"));
+        Future<Long> taken = threads.submit(() -> {
+            try (Lease lease = b.acquire(List.of("polled"), polling)) {
+                return lease.fencingToken();
+            }
+        });
+        await().atMost(BOUND).until(() -> waited("polled"));
+
+        held.close();
+
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+        assertThat(b.store().listenerConfirmations()).isZero();
+    }
+
+    @Test
+    void aNodesGracefulShutdownShouldReleaseItsLocks() throws SQLException {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        AcquireOptions long_ = AcquireOptions.defaults().withLockTimeout(Duration.ofMinutes(10));
+        Lease one = a.acquire(List.of("s1", "s2"), long_);
+        Lease infinite = a.acquire(List.of("s3"), AcquireOptions.defaults().withInfiniteLockTimeout());
+
+        a.close();
+
+        assertThat(rows()).isZero();
+        assertThat(b.tryAcquire(List.of("s1", "s2", "s3"))).hasValueSatisfying(Lease::close);
+        assertThat(one.isHeld()).isFalse();
+        assertThat(infinite.isHeld()).isFalse();
+        one.close();
+        infinite.close();
+    }
+
+    /** A node's clock a year off changes nothing: acquired and expiry times, and expiry itself, are the database's. */
+    @Test
+    void leasesShouldFollowTheDatabasesClockNotTheNodes() throws Exception {
+        ManualClock frozen = new ManualClock(Instant.parse("2001-01-01T00:00:00Z"));
+        JdbcLockRegistry a = node(JdbcLockRegistry.builder(postgres.dataSource()).clock(frozen));
+        JdbcLockRegistry b = node();
+        Instant before = databaseNow();
+
+        Lease lease = a.acquire(List.of("timed"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(300)));
+
+        HeldLock lock = b.heldLock("timed").orElseThrow();
+        assertThat(lock.acquiredAt()).isBetween(before, databaseNow());
+        assertThat(Duration.between(lock.acquiredAt(), lock.expiresAt())).isEqualTo(Duration.ofMillis(300));
+        // a's clock never moves, so a never sees its lease run out; the database does, and b takes the key
+        await().atMost(BOUND).until(() -> b.tryAcquire(List.of("timed")).map(taken -> {
+            taken.close();
+            return true;
+        }).orElse(false));
+        lease.close();
+    }
+
+    @Test
+    void anInfiniteLockTimeoutShouldBeStoredWithALeaseThatTheNodeRenews() throws Exception {
+        JdbcLockRegistry a = node(JdbcLockRegistry.builder(postgres.dataSource()).lease(Duration.ofMillis(900)));
+        JdbcLockRegistry b = node();
+        Lease lease = a.acquire(List.of("forever"), AcquireOptions.defaults().withInfiniteLockTimeout());
+        Instant firstExpiry = storedExpiry("forever");
+        assertThat(Duration.between(databaseNow(), firstExpiry)).isLessThanOrEqualTo(Duration.ofMillis(900));
+        assertThat(b.heldLock("forever")).hasValueSatisfying(lock -> assertThat(lock.expiresAt()).isEqualTo(Instant.MAX));
+
+        await().atMost(BOUND).until(() -> storedExpiry("forever").isAfter(firstExpiry.plusMillis(900)));
+        assertThat(b.tryAcquire(List.of("forever"))).isEmpty(); // kept well past its first lease
+
+        a.store().infiniteLeases().close(); // as if the node crashed: nobody renews any more
+        await().atMost(BOUND).until(() -> b.tryAcquire(List.of("forever")).map(taken -> {
+            taken.close();
+            return true;
+        }).orElse(false));
+        lease.close();
+    }
+
+    @Test
+    void sweepShouldDeleteExpiredRowsOfAnyNode() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        Lease lease = a.acquire(List.of("e1", "e2"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(50)));
+        Lease live = a.acquire(List.of("live"));
+        await().atMost(BOUND).until(() -> b.heldLock("e1").isEmpty()); // expired: no longer shown
+        assertThat(rows()).isEqualTo(3);
+
+        assertThat(b.sweep()).isEqualTo(2);
+
+        assertThat(rows()).isEqualTo(1);
+        lease.close();
+        live.close();
+    }
+
+    @Test
+    void anotherTablePrefixShouldBeAnotherNamespace() {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry other = node(JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("app_locks_"));
+
+        try (Lease lease = a.acquire(List.of("shared-name"))) {
+            assertThat(other.tryAcquire(List.of("shared-name"))).hasValueSatisfying(Lease::close);
+        }
+    }
+
+    private static void awaitListening(JdbcLockRegistry node) {
+        await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0);
+    }
+
+    private static boolean waited(String key) throws SQLException {
+        return query("SELECT count(*) FROM locks_lock WHERE waited AND lock_key = '" + key + "'") == 1;
+    }
+
+    private static long rows() throws SQLException {
+        return query("SELECT count(*) FROM locks_lock");
+    }
+
+    private static long query(String sql) throws SQLException {
+        try (Connection connection = postgres.server().connect(); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            result.next();
+            return result.getLong(1);
+        }
+    }
+
+    private static Instant storedExpiry(String key) throws SQLException {
+        return instant("SELECT expires_at FROM locks_lock WHERE lock_key = '" + key + "'");
+    }
+
+    private static Instant databaseNow() throws SQLException {
+        return instant("SELECT clock_timestamp()");
+    }
+
+    private static Instant instant(String sql) throws SQLException {
+        try (Connection connection = postgres.server().connect(); Statement statement = connection.createStatement();
+                ResultSet result = statement.executeQuery(sql)) {
+            result.next();
+            return result.getObject(1, java.time.OffsetDateTime.class).toInstant();
+        }
+    }
+}
