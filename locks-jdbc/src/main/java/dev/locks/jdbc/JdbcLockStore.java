@@ -236,7 +236,8 @@ final class JdbcLockStore implements RemoteLockStore {
         if (listener != null) {
             throw new IllegalStateException("this JDBC lock store already listens (one connection per node)");
         }
-        listener = new ReleaseListener(dataSource, schema.channel(), timeoutMillis, released, missed);
+        listener = new ReleaseListener(dataSource, schema.channel(), timeoutMillis, released, missed,
+                connections::discardIdle);
         listener.start();
         return true;
     }

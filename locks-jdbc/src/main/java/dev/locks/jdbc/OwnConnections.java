@@ -4,7 +4,10 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -34,6 +37,8 @@ final class OwnConnections implements AutoCloseable {
     private final int timeoutMillis;
     private final ExecutorService opener;
     private final Deque<Connection> idle = new ArrayDeque<>();
+    /** Opened and not used yet: a failure on one of them is not a stale connection's. */
+    private final Set<Connection> fresh = Collections.newSetFromMap(new IdentityHashMap<>());
     private int open;
     private long failures;
     private SQLException lastFailure;
@@ -64,30 +69,52 @@ final class OwnConnections implements AutoCloseable {
     }
 
     /**
-     * Runs {@code call} on one of the connections; a connection on which it failed is replaced.
+     * Runs {@code call} on one of the connections; a connection on which it failed is replaced. A call that
+     * failed on a connection kept from before (which may have died with a restarted server while it was idle)
+     * runs once more on a new one: every call of the store may run twice for the same owner.
      *
      * @throws SQLException what the call threw, or why no connection could be had in time
      */
     <T> T run(Call<T> call) throws SQLException {
-        Connection connection = borrow();
+        Borrowed borrowed = borrow();
+        try {
+            return runOn(borrowed.connection(), call);
+        } catch (SQLException e) {
+            if (!borrowed.kept() || !isBroken(e)) {
+                throw e;
+            }
+            try {
+                return runOn(borrow().connection(), call);
+            } catch (SQLException again) {
+                again.addSuppressed(e);
+                throw again;
+            }
+        }
+    }
+
+    private <T> T runOn(Connection connection, Call<T> call) throws SQLException {
         boolean healthy = false;
         try {
             T result = call.on(connection);
             healthy = true;
             return result;
         } catch (SQLException e) {
-            healthy = isUsable(connection, e);
+            healthy = !isBroken(e) && isOpen(connection);
             throw e;
         } finally {
             giveBack(connection, healthy);
         }
     }
 
+    /** A connection, and whether it was kept from before (else just opened). */
+    private record Borrowed(Connection connection, boolean kept) {
+    }
+
     /**
      * A connection, waiting at most the timeout. An interrupted caller still gets one (a round trip never fails
      * because the caller's interrupt status is set); its interrupt status is kept.
      */
-    private synchronized Connection borrow() throws SQLException {
+    private synchronized Borrowed borrow() throws SQLException {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         long failuresBefore = failures;
         boolean interrupted = false;
@@ -98,7 +125,8 @@ final class OwnConnections implements AutoCloseable {
                 }
                 Connection connection = idle.pollFirst();
                 if (connection != null) {
-                    return connection;
+                    boolean kept = !fresh.remove(connection);
+                    return new Borrowed(connection, kept);
                 }
                 if (open < size) {
                     open++;
@@ -142,6 +170,7 @@ final class OwnConnections implements AutoCloseable {
         synchronized (this) {
             if (connection != null && !closed) {
                 idle.addLast(connection);
+                fresh.add(connection);
             } else {
                 open--;
                 if (failure != null) {
@@ -160,19 +189,33 @@ final class OwnConnections implements AutoCloseable {
         } else {
             open--;
             closeQuietly(connection);
+            if (!closed) {
+                discardIdle();
+            }
         }
         notifyAll();
     }
 
     /**
-     * Whether a connection on which a call failed may be used again: not after a connection error (SQL state
-     * class 08), a server shutdown (57P), a timeout, or when it closed.
+     * Closes the idle connections: one failed (or the listening connection did), so they most likely died
+     * with it; they are opened again on demand.
      */
-    private static boolean isUsable(Connection connection, SQLException e) {
-        String state = e.getSQLState();
-        if (e instanceof SQLTimeoutException || state == null || state.startsWith("08") || state.startsWith("57P")) {
-            return false;
+    synchronized void discardIdle() {
+        for (Connection connection : idle) {
+            fresh.remove(connection);
+            closeQuietly(connection);
+            open--;
         }
+        idle.clear();
+    }
+
+    /** A connection error (SQL state class 08), a server shutdown (57P), or a timeout: the connection is gone. */
+    static boolean isBroken(SQLException e) {
+        String state = e.getSQLState();
+        return e instanceof SQLTimeoutException || state == null || state.startsWith("08") || state.startsWith("57P");
+    }
+
+    private static boolean isOpen(Connection connection) {
         try {
             return !connection.isClosed();
         } catch (SQLException closed) {
@@ -197,6 +240,7 @@ final class OwnConnections implements AutoCloseable {
             closed = true;
             idle.forEach(OwnConnections::closeQuietly);
             idle.clear();
+            fresh.clear();
             notifyAll();
         }
         opener.shutdownNow();

@@ -31,17 +31,23 @@ final class ReleaseListener implements AutoCloseable {
     private final int timeoutMillis;
     private final Consumer<String> released;
     private final Runnable missed;
+    private final Runnable lost;
     private final Thread thread;
     private volatile boolean closed;
     private volatile int confirmations;
 
+    /**
+     * @param missed run each time it listens (again): releases may have gone unseen
+     * @param lost run when the listening connection fails: the node's other connections most likely failed too
+     */
     ReleaseListener(DataSource dataSource, String channel, int timeoutMillis, Consumer<String> released,
-            Runnable missed) {
+            Runnable missed, Runnable lost) {
         this.dataSource = dataSource;
         this.channel = channel;
         this.timeoutMillis = timeoutMillis;
         this.released = released;
         this.missed = missed;
+        this.lost = lost;
         this.thread = Daemons.named("locks-jdbc-listener").newThread(this::run);
     }
 
@@ -88,6 +94,7 @@ final class ReleaseListener implements AutoCloseable {
                     return;
                 }
                 if (!down) {
+                    lost.run();
                     LOG.log(Level.WARNING, "lost the connection listening for lock releases on '" + channel
                             + "'; waiters poll at their retry interval until it is back: " + e.getMessage());
                     down = true;

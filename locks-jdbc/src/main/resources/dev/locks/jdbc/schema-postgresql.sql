@@ -44,7 +44,7 @@ BEGIN
     ON CONFLICT (lock_key) DO UPDATE
         SET owner_id = excluded.owner_id, owner_desc = excluded.owner_desc, token = excluded.token,
             acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, infinite = excluded.infinite
-        WHERE l.expires_at <= v_now;
+        WHERE l.expires_at <= v_now OR l.owner_id = p_owner; -- the same owner again: a retried call
     GET DIAGNOSTICS v_taken = ROW_COUNT;
     IF v_taken = cardinality(p_keys) THEN
         RETURN v_token;

@@ -24,7 +24,7 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * A PostgreSQL server of a test's own: {@code initdb} into a temporary directory, {@code pg_ctl start} on a free
- * loopback port, trust authentication, without durability (fsync off: tests only). Never the machine's server.
+ * loopback port, trust authentication, without fsync (tests only: a stopped server keeps what it committed, the machine crashing would not). Never the machine's server.
  * Run as the {@code postgres} OS user when the tests run as root (PostgreSQL refuses to run as root). The
  * binaries are found on the {@code PATH}, else under {@code /usr/lib/postgresql/<version>/bin} (Debian), or
  * in {@code $PG_BIN}. Stopped with {@code pg_ctl stop} (or killed by the pid of its postmaster), restarted on
@@ -137,7 +137,7 @@ public final class PostgresServer implements AutoCloseable {
 
     private void launch() {
         String options = "-p " + port + " -k " + dir + " -c listen_addresses=127.0.0.1 -c fsync=off"
-                + " -c synchronous_commit=off -c full_page_writes=off -c max_connections=100";
+                + " -c full_page_writes=off -c max_connections=100";
         try {
             run(List.of(bin.resolve("pg_ctl").toString(), "-D", data(), "-o", options, "-l",
                     dir.resolve("server.log").toString(), "-w", "-t", "30", "start"));
