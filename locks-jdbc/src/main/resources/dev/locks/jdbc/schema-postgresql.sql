@@ -1,4 +1,4 @@
--- The schema of dev.locks:locks-jdbc on PostgreSQL (11 or later): one table, one sequence, five functions.
+-- The schema of dev.locks:locks-jdbc on PostgreSQL (10 or later; tested on 15): one table, one sequence, five functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
 -- default prefix; for another one replace every "locks_" in this file by it (JdbcLockRegistry's

@@ -31,6 +31,12 @@ class LocalBackendConfiguration {
     @ConditionalOnMissingBean(ComputeCache.class)
     LocalComputeCache computeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
             ObjectProvider<LocksClock> clock) {
+        return localComputeCache(properties, observers, clock);
+    }
+
+    /** The local compute cache from {@code locks.compute.*}: this backend's, and the JDBC backend's for now. */
+    static LocalComputeCache localComputeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
+            ObjectProvider<LocksClock> clock) {
         return LocalComputeCache.builder()
                 .defaultOptions(properties.toComputeOptions())
                 .maxEntries(properties.getCompute().getMaxEntries())

@@ -29,8 +29,9 @@ public class LocksProperties implements InitializingBean {
     private boolean enabled = true;
 
     /**
-     * The backend: 'local' (in-memory, one JVM) or 'redis'. Unset: 'redis' when locks-redis is on the
-     * classpath and a RedisConnectionFactory bean exists, else 'local'.
+     * The backend: 'local' (in-memory, one JVM), 'redis' or 'jdbc'. Unset: 'redis' when locks-redis is on the
+     * classpath and a RedisConnectionFactory bean exists, 'jdbc' when locks-jdbc is and a DataSource bean exists,
+     * else 'local'; with both locks-redis and locks-jdbc on the classpath it must be set.
      */
     private LocksBackend backend;
 
@@ -68,6 +69,8 @@ public class LocksProperties implements InitializingBean {
 
     private final Redis redis = new Redis();
 
+    private final Jdbc jdbc = new Jdbc();
+
     /**
      * The options of {@code LockRegistry.acquire} without options of its own, from {@code locks.retries},
      * {@code retry-interval}, {@code lock-timeout} and {@code wait-time}.
@@ -100,6 +103,7 @@ public class LocksProperties implements InitializingBean {
         }
         requirePositive("locks.compute.timeout", compute.timeout);
         requireNonNegative("locks.compute.default-ttl", compute.defaultTtl);
+        jdbc.check();
         if (compute.maxEntries <= 0) {
             throw new InvalidConfigurationPropertyValueException("locks.compute.max-entries", compute.maxEntries,
                     "Must be at least 1: the number of values the local store keeps.");
@@ -209,6 +213,10 @@ public class LocksProperties implements InitializingBean {
 
     public Redis getRedis() {
         return redis;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
     }
 
     /** {@code locks.watchdog.*}. */
@@ -352,5 +360,75 @@ public class LocksProperties implements InitializingBean {
         public void setNotify(boolean notify) {
             this.notify = notify;
         }
+    }
+
+    /** {@code locks.jdbc.*}: the JDBC backend. */
+    public static class Jdbc {
+
+        /** The start of the name of every table, sequence, function and channel of the schema. */
+        private String tablePrefix = "locks_";
+
+        /** When to create the schema at startup: 'embedded' (only for an embedded database, so never for PostgreSQL), 'always' or 'never'. */
+        private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
+
+        /** The renewed lease of a lock with an infinite lock timeout: a crashed node's such locks free themselves after it. */
+        private Duration lease = Duration.ofSeconds(30);
+
+        /** Whether to wake JDBC waiters by LISTEN/NOTIFY on release (else they poll at the retry interval). */
+        private boolean notify = true;
+
+        void check() {
+            if (tablePrefix == null || !tablePrefix.matches("[a-z_][a-z0-9_]{0,39}")) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.table-prefix", tablePrefix,
+                        "Must be lower-case letters, digits and '_', starting with a letter or '_', at most 40"
+                                + " characters.");
+            }
+            if (lease == null || lease.toMillis() < 1) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.lease", lease,
+                        "Must be a duration of at least 1ms.");
+            }
+        }
+
+        public String getTablePrefix() {
+            return tablePrefix;
+        }
+
+        public void setTablePrefix(String tablePrefix) {
+            this.tablePrefix = tablePrefix;
+        }
+
+        public InitializeSchema getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(InitializeSchema initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public boolean isNotify() {
+            return notify;
+        }
+
+        public void setNotify(boolean notify) {
+            this.notify = notify;
+        }
+    }
+
+    /** When the JDBC backend creates its schema at startup (as Spring Boot's {@code spring.sql.init.mode}). */
+    public enum InitializeSchema {
+        /** Only when the database is embedded (H2, HSQLDB, Derby): never for PostgreSQL. */
+        EMBEDDED,
+        /** At every start (the script is idempotent). */
+        ALWAYS,
+        /** Never: the schema is the application's (Flyway, Liquibase, or the shipped script run by hand). */
+        NEVER
     }
 }
