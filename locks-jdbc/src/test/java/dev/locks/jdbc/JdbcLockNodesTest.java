@@ -104,8 +104,8 @@ class JdbcLockNodesTest {
     }
 
     /**
-     * The waiter's retry interval is a minute and its wait time 30 s: only the release notice can wake it in
-     * time (and it must, long before its next attempt would be due).
+     * The waiter's retry interval is a minute (its wait time five): only the release notice can wake it within
+     * the 30 s the test waits for it.
      */
     @Test
     void aWaiterOnAnotherNodeShouldBeWokenByTheReleaseNotice() throws Exception {
@@ -113,7 +113,7 @@ class JdbcLockNodesTest {
         JdbcLockRegistry b = node();
         awaitListening(b);
         AcquireOptions sleepy = AcquireOptions.defaults().withInfiniteRetries()
-                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(BOUND);
+                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(Duration.ofMinutes(5));
         Lease held = a.acquire(List.of("hand-off"));
         CountDownLatch waiting = new CountDownLatch(1);
         Future<Long> taken = threads.submit(() -> {
@@ -149,6 +149,79 @@ class JdbcLockNodesTest {
 
         assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
         assertThat(b.store().listenerConfirmations()).isZero();
+    }
+
+    /** Random key sets in random order on two nodes: no overlap, and no deadlock in the database either. */
+    @Test
+    void randomKeySetsOnTwoNodesShouldBeExclusiveAndNeverDeadlock() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        AcquireOptions patient = AcquireOptions.defaults().withInfiniteRetries().withWaitTime(BOUND);
+        List<String> all = List.of("k1", "k2", "k3", "k4", "k5");
+        java.util.Map<String, AtomicInteger> holders = new java.util.concurrent.ConcurrentHashMap<>();
+        all.forEach(key -> holders.put(key, new AtomicInteger()));
+        AtomicInteger overlaps = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            JdbcLockRegistry node = t % 2 == 0 ? a : b;
+            workers.add(threads.submit(() -> {
+                java.util.Random random = new java.util.Random();
+                start.await();
+                for (int i = 0; i < 100; i++) {
+                    List<String> keys = new ArrayList<>(all);
+                    java.util.Collections.shuffle(keys, random);
+                    keys = keys.subList(0, 1 + random.nextInt(all.size()));
+                    try (Lease lease = node.acquire(keys, patient)) {
+                        for (String key : keys) {
+                            if (holders.get(key).incrementAndGet() != 1) {
+                                overlaps.incrementAndGet();
+                            }
+                        }
+                        for (String key : keys) {
+                            holders.get(key).decrementAndGet();
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> worker : workers) {
+            worker.get(2 * BOUND.toSeconds(), TimeUnit.SECONDS); // a deadlock in the database would fail a call
+        }
+
+        assertThat(overlaps).hasValue(0);
+        assertThat(rows()).isZero();
+    }
+
+    /** With the watchdog, a live holder keeps its lock past its lock timeout; the other node cannot take it. */
+    @Test
+    void theWatchdogShouldRenewALiveHoldersLeaseInTheDatabase() throws Exception {
+        JdbcLockRegistry a = node(JdbcLockRegistry.builder(postgres.dataSource()).watchdog(true));
+        JdbcLockRegistry b = node();
+        Lease lease = a.acquire(List.of("slow-work"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(600)));
+        Instant firstExpiry = storedExpiry("slow-work");
+
+        await().atMost(BOUND).until(() -> storedExpiry("slow-work").isAfter(firstExpiry.plusMillis(600)));
+
+        assertThat(b.tryAcquire(List.of("slow-work"))).isEmpty();
+        assertThat(lease.isHeld()).isTrue();
+        lease.close();
+    }
+
+    /** SPEC 3: the first attempt is always made; a round trip never fails because the caller is interrupted. */
+    @Test
+    void anInterruptedCallerShouldStillTakeFreeKeys() throws Exception {
+        JdbcLockRegistry a = node();
+        Future<Boolean> taken = threads.submit(() -> {
+            Thread.currentThread().interrupt();
+            try (Lease lease = a.acquire(List.of("i1", "i2"))) {
+                return lease.isHeld() && Thread.currentThread().isInterrupted();
+            }
+        });
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(rows()).isZero();
     }
 
     @Test

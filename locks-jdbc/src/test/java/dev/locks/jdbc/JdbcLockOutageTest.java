@@ -101,6 +101,46 @@ class JdbcLockOutageTest {
         }
     }
 
+    /**
+     * A server that stops answering (every process of it paused with SIGSTOP: sockets stay open, nothing
+     * replies) is an outage after the registry's timeout (2 s here), never a hang; once it runs again, so does
+     * the registry.
+     */
+    @Test
+    void aServerThatStopsAnsweringShouldBeLockUnavailableAfterTheTimeout() throws Exception {
+        registry.acquire(List.of("warm")).close();
+        List<ProcessHandle> server = serverProcesses();
+        signal("STOP", server);
+        try {
+            Future<?> acquire = threads.submit(() -> registry.acquire(List.of("paused")));
+            assertThat(acquire).failsWithin(BOUND).withThrowableThat().havingCause()
+                    .isInstanceOf(LockUnavailableException.class);
+        } finally {
+            signal("CONT", server);
+        }
+        // (not "paused" itself: the call that timed out may still run when the server resumes, and take it
+        // until its lock timeout, if the release sent after it ran first)
+        await().atMost(BOUND).ignoreExceptionsInstanceOf(LockUnavailableException.class)
+                .until(() -> registry.tryAcquire(List.of("after-pause")).map(lease -> {
+                    lease.close();
+                    return true;
+                }).orElse(false));
+    }
+
+    private static List<ProcessHandle> serverProcesses() {
+        ProcessHandle postmaster = ProcessHandle.of(postgres.server().pid()).orElseThrow();
+        List<ProcessHandle> all = new java.util.ArrayList<>(postmaster.descendants().toList());
+        all.add(0, postmaster);
+        return all;
+    }
+
+    private static void signal(String signal, List<ProcessHandle> processes) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
+        processes.forEach(process -> command.add(Long.toString(process.pid())));
+        Process kill = new ProcessBuilder(command).inheritIO().start();
+        assertThat(kill.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    }
+
     /** After an outage, a waiter on another node is woken by a release notice again (not only by polling). */
     @Test
     void afterAnOutageWaitersShouldBeWokenByNoticesAgain() throws Exception {
@@ -114,7 +154,7 @@ class JdbcLockOutageTest {
                 }).orElse(false));
         Lease held = other.acquire(List.of("hand-off"));
         AcquireOptions sleepy = AcquireOptions.defaults().withInfiniteRetries()
-                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(BOUND);
+                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(Duration.ofMinutes(5));
         Future<Long> taken = threads.submit(() -> {
             try (Lease lease = registry.acquire(List.of("hand-off"), sleepy)) {
                 return lease.fencingToken();
