@@ -63,6 +63,16 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
     }
 
     /**
+     * One round trip to the database on one of the registry's own connections, for a health check: returns
+     * when the database answered.
+     *
+     * @throws dev.locks.LockUnavailableException when it cannot be reached within the timeout
+     */
+    public void ping() {
+        store.ping();
+    }
+
+    /**
      * Stops the sweep and the watchdog, releases this node's locks in the database, stops listening and closes
      * the registry's connections (back to the pool); later acquires throw {@link IllegalStateException}.
      */

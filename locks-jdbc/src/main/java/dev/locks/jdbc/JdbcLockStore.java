@@ -209,6 +209,15 @@ final class JdbcLockStore implements RemoteLockStore {
         });
     }
 
+    /** One round trip ({@code SELECT 1}) on one of the registry's connections. */
+    void ping() {
+        call(() -> "reach the database", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
+                return single(statement).getInt(1);
+            }
+        });
+    }
+
     /** Deletes up to {@code limit} expired locks of any node (one round trip); how many. */
     int purge(int limit) {
         return call(() -> "remove expired locks from " + schema.table(), connection -> {

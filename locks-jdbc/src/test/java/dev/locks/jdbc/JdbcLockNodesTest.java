@@ -309,6 +309,27 @@ class JdbcLockNodesTest {
         }
     }
 
+    /** Nodes that start together and each create the schema (the script is idempotent) do not trip over each other. */
+    @Test
+    void nodesStartingTogetherShouldEachInitializeTheSchema() throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<JdbcLockRegistry>> starting = new ArrayList<>();
+        for (int n = 0; n < 4; n++) {
+            starting.add(threads.submit(() -> {
+                start.await();
+                return JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("together_").initializeSchema(true)
+                        .cleanupInterval(Duration.ZERO).build();
+            }));
+        }
+        start.countDown();
+        for (Future<JdbcLockRegistry> node : starting) {
+            nodes.add(node.get(BOUND.toSeconds(), TimeUnit.SECONDS));
+        }
+        try (Lease lease = nodes.get(0).acquire(List.of("k"))) {
+            assertThat(nodes.get(3).tryAcquire(List.of("k"))).isEmpty();
+        }
+    }
+
     private static void awaitListening(JdbcLockRegistry node) {
         await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0);
     }

@@ -67,6 +67,7 @@ class JdbcLockOutageTest {
         assertThatThrownBy(() -> registry.tryAcquire(List.of("during"))).isInstanceOf(LockUnavailableException.class);
         assertThatThrownBy(registry::heldLocks).isInstanceOf(LockUnavailableException.class);
         assertThat(registry.heldCount()).isZero(); // nothing half-taken in this node's memory
+        assertThatThrownBy(registry::ping).isInstanceOf(LockUnavailableException.class);
 
         postgres.server().restart();
 
@@ -76,6 +77,7 @@ class JdbcLockOutageTest {
                     return true;
                 }).orElse(false));
         await().atMost(BOUND).until(() -> registry.store().listenerConfirmations() == 2); // listening again
+        registry.ping();
         try (Lease lease = registry.acquire(List.of("during", "outage"))) {
             assertThat(other.tryAcquire(List.of("outage"))).isEmpty();
         }
