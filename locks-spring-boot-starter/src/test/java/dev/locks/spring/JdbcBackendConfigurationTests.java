@@ -8,7 +8,7 @@ import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.LockUnavailableException;
 import dev.locks.jdbc.JdbcLockRegistry;
-import dev.locks.jdbc.test.PostgresServer;
+import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.local.LocalComputeCache;
 import dev.locks.local.LocalLockRegistry;
 import java.sql.Connection;
@@ -16,9 +16,8 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.diagnostics.FailureAnalysis;
@@ -37,22 +36,13 @@ import org.springframework.boot.test.system.OutputCaptureExtension;
 @ExtendWith(OutputCaptureExtension.class)
 class JdbcBackendConfigurationTests {
 
-    private static PostgresServer postgres;
-
-    @BeforeAll
-    static void startPostgres() {
-        postgres = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        postgres.close();
-    }
+    @RegisterExtension
+    static final PostgresServerExtension server = new PostgresServerExtension();
 
     private ApplicationContextRunner withDataSource() {
         return new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, LocksAutoConfiguration.class))
-                .withPropertyValues("spring.datasource.url=" + postgres.jdbcUrl(), "spring.datasource.username=postgres",
+                .withPropertyValues("spring.datasource.url=" + server.server().jdbcUrl(), "spring.datasource.username=postgres",
                         "spring.datasource.hikari.connection-timeout=2000");
     }
 
@@ -143,7 +133,7 @@ class JdbcBackendConfigurationTests {
     }
 
     private static boolean tableExists(String table) throws SQLException {
-        try (Connection connection = postgres.connect();
+        try (Connection connection = server.server().connect();
                 ResultSet result = connection.getMetaData().getTables(null, "public", table, null)) {
             return result.next();
         }

@@ -3,13 +3,12 @@ package dev.locks.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.locks.jdbc.test.PostgresServer;
+import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.spring.actuate.LocksHealthContributorAutoConfiguration;
 import dev.locks.spring.actuate.LocksHealthIndicator;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -22,24 +21,15 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
  */
 class JdbcBackendHealthTests {
 
-    private static PostgresServer postgres;
-
-    @BeforeAll
-    static void startPostgres() {
-        postgres = PostgresServer.start();
-    }
-
-    @AfterAll
-    static void stopPostgres() {
-        postgres.close();
-    }
+    @RegisterExtension
+    static final PostgresServerExtension server = new PostgresServerExtension();
 
     @Test
     void healthShouldFollowTheDatabase() {
         new ApplicationContextRunner()
                 .withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, LocksAutoConfiguration.class,
                         LocksHealthContributorAutoConfiguration.class))
-                .withPropertyValues("spring.datasource.url=" + postgres.jdbcUrl(), "spring.datasource.username=postgres",
+                .withPropertyValues("spring.datasource.url=" + server.server().jdbcUrl(), "spring.datasource.username=postgres",
                         "spring.datasource.hikari.connection-timeout=1000", "locks.backend=jdbc",
                         "locks.jdbc.initialize-schema=always")
                 .run(context -> {
@@ -47,10 +37,10 @@ class JdbcBackendHealthTests {
                     assertThat(health.health().getStatus()).isEqualTo(Status.UP);
                     assertThat(health.health().getDetails()).containsEntry("backend", "jdbc");
 
-                    postgres.stop();
+                    server.server().stop();
                     assertThat(health.health().getStatus()).isEqualTo(Status.DOWN);
 
-                    postgres.restart();
+                    server.server().restart();
                     await().atMost(Duration.ofSeconds(30)).until(() -> health.health().getStatus().equals(Status.UP));
                 });
     }
