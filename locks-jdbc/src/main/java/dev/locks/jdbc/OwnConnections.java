@@ -1,5 +1,6 @@
 package dev.locks.jdbc;
 
+import java.net.SocketTimeoutException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
@@ -71,7 +72,8 @@ final class OwnConnections implements AutoCloseable {
     /**
      * Runs {@code call} on one of the connections; a connection on which it failed is replaced. A call that
      * failed on a connection kept from before (which may have died with a restarted server while it was idle)
-     * runs once more on a new one: every call of the store may run twice for the same owner.
+     * runs once more on a new one, unless it timed out (a server that does not answer would only make the
+     * caller wait twice): every call of the store may run twice for the same owner.
      *
      * @throws SQLException what the call threw, or why no connection could be had in time
      */
@@ -80,7 +82,7 @@ final class OwnConnections implements AutoCloseable {
         try {
             return runOn(borrowed.connection(), call);
         } catch (SQLException e) {
-            if (!borrowed.kept() || !isBroken(e)) {
+            if (!borrowed.kept() || !isBroken(e) || timedOut(e)) {
                 throw e;
             }
             try {
@@ -213,6 +215,16 @@ final class OwnConnections implements AutoCloseable {
     static boolean isBroken(SQLException e) {
         String state = e.getSQLState();
         return e instanceof SQLTimeoutException || state == null || state.startsWith("08") || state.startsWith("57P");
+    }
+
+    /** A timeout, here or in the driver (a socket read that ran out of the network timeout). */
+    private static boolean timedOut(SQLException e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SQLTimeoutException || cause instanceof SocketTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static boolean isOpen(Connection connection) {
