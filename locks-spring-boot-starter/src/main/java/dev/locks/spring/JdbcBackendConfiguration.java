@@ -22,7 +22,8 @@ import org.springframework.util.ClassUtils;
  *
  * <ul>
  *   <li>The registry is built from {@link LocksProperties} as the other backends' are ({@link RegistrySettings}),
- *       plus {@code locks.jdbc.*}: the table prefix, the lease of infinite locks, notification, and whether to
+ *       plus {@code locks.jdbc.*}: the table prefix, the lease of infinite locks, notification, the registry's
+ *       connections and timeout, and whether to
  *       create the schema at startup ({@code locks.jdbc.initialize-schema}, Spring Boot's way: {@code embedded}
  *       by default, which for PostgreSQL means never; {@code always}; {@code never}).</li>
  *   <li>The registry takes a few connections of the data source and keeps them (its own short transactions,
@@ -47,6 +48,8 @@ class JdbcBackendConfiguration {
                 .tablePrefix(jdbc.getTablePrefix())
                 .lease(jdbc.getLease())
                 .notify(jdbc.isNotify())
+                .connections(jdbc.getConnections())
+                .timeout(jdbc.getTimeout())
                 .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource));
         return RegistrySettings.apply(builder, properties, observers, clock).build();
     }

@@ -377,6 +377,12 @@ public class LocksProperties implements InitializingBean {
         /** Whether to wake JDBC waiters by LISTEN/NOTIFY on release (else they poll at the retry interval). */
         private boolean notify = true;
 
+        /** How many connections the registry takes from the DataSource and keeps (besides its listening one). */
+        private int connections = 2;
+
+        /** The longest round trip, or wait for one of the registry's connections, before LockUnavailableException. */
+        private Duration timeout = Duration.ofSeconds(5);
+
         void check() {
             if (tablePrefix == null || !tablePrefix.matches("[a-z_][a-z0-9_]{0,39}")) {
                 throw new InvalidConfigurationPropertyValueException("locks.jdbc.table-prefix", tablePrefix,
@@ -385,6 +391,14 @@ public class LocksProperties implements InitializingBean {
             }
             if (lease == null || lease.toMillis() < 1) {
                 throw new InvalidConfigurationPropertyValueException("locks.jdbc.lease", lease,
+                        "Must be a duration of at least 1ms.");
+            }
+            if (connections < 1) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.connections", connections,
+                        "Must be at least 1: the connections the registry keeps for its statements.");
+            }
+            if (timeout == null || timeout.toMillis() < 1) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.timeout", timeout,
                         "Must be a duration of at least 1ms.");
             }
         }
@@ -419,6 +433,22 @@ public class LocksProperties implements InitializingBean {
 
         public void setNotify(boolean notify) {
             this.notify = notify;
+        }
+
+        public int getConnections() {
+            return connections;
+        }
+
+        public void setConnections(int connections) {
+            this.connections = connections;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
         }
     }
 

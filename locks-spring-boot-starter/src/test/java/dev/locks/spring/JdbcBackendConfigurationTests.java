@@ -106,7 +106,8 @@ class JdbcBackendConfigurationTests {
     @Test
     void theTablePrefixShouldNameTheSchema() {
         withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.table-prefix=app_",
-                "locks.jdbc.initialize-schema=always", "locks.jdbc.lease=10s", "locks.jdbc.notify=false")
+                "locks.jdbc.initialize-schema=always", "locks.jdbc.lease=10s", "locks.jdbc.notify=false",
+                "locks.jdbc.connections=1", "locks.jdbc.timeout=2s")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(tableExists("app_lock")).isTrue();
@@ -122,6 +123,17 @@ class JdbcBackendConfigurationTests {
                     assertThat(StartupFailures.analyze(context.getStartupFailure()).getDescription())
                             .contains("locks.jdbc.table-prefix");
                 });
+    }
+
+    @Test
+    void invalidJdbcPropertiesShouldStopStartupNamingTheProperty() {
+        for (String invalid : new String[] {"locks.jdbc.lease=0s", "locks.jdbc.connections=0", "locks.jdbc.timeout=-1s"}) {
+            withDataSource().withPropertyValues("locks.backend=jdbc", invalid).run(context -> {
+                assertThat(context).hasFailed();
+                assertThat(StartupFailures.analyze(context.getStartupFailure()).getDescription())
+                        .contains(invalid.substring(0, invalid.indexOf('=')));
+            });
+        }
     }
 
     @Test
