@@ -1,7 +1,9 @@
 package dev.locks.jdbc;
 
+import dev.locks.LockUnavailableException;
 import dev.locks.internal.EngineLockRegistry;
 import dev.locks.internal.LockEngine;
+import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
@@ -37,8 +39,11 @@ import javax.sql.DataSource;
  */
 public final class JdbcLockRegistry extends EngineLockRegistry {
 
+    private static final System.Logger LOG = System.getLogger(JdbcLockRegistry.class.getName());
+
     private final JdbcLockStore store;
     private final int batchSize;
+    private volatile boolean closed;
 
     private JdbcLockRegistry(Builder builder, JdbcLockStore store) {
         super(builder.engineSettings(), store);
@@ -51,13 +56,23 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
         return new Builder(dataSource);
     }
 
-    /** This node's stale locks (see {@link EngineLockRegistry#sweep()}), then every node's expired rows. */
+    /**
+     * This node's stale locks (see {@link EngineLockRegistry#sweep()}), then every node's expired rows, in
+     * batches. An unreachable database ends the sweep (logged): the next one goes on.
+     */
     @Override
     public int sweep() {
         int removed = super.sweep();
-        for (int purged = batchSize; purged == batchSize; ) {
-            purged = store.purge(batchSize);
-            removed += purged;
+        if (closed) {
+            return removed;
+        }
+        try {
+            for (int purged = batchSize; purged == batchSize; ) {
+                purged = store.purge(batchSize);
+                removed += purged;
+            }
+        } catch (LockUnavailableException e) {
+            LOG.log(Level.WARNING, () -> "could not remove expired locks: " + e.getMessage());
         }
         return removed;
     }
@@ -78,6 +93,7 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
      */
     @Override
     public void close() {
+        closed = true;
         super.close();
     }
 
