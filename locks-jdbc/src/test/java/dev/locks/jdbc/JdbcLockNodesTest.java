@@ -8,10 +8,7 @@ import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -343,11 +340,7 @@ class JdbcLockNodesTest {
     }
 
     private static long query(String sql) throws SQLException {
-        try (Connection connection = postgres.server().connect(); Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery(sql)) {
-            result.next();
-            return result.getLong(1);
-        }
+        return postgres.server().queryLong(sql);
     }
 
     private static Instant storedExpiry(String key) throws SQLException {
@@ -359,10 +352,6 @@ class JdbcLockNodesTest {
     }
 
     private static Instant instant(String sql) throws SQLException {
-        try (Connection connection = postgres.server().connect(); Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery(sql)) {
-            result.next();
-            return result.getObject(1, java.time.OffsetDateTime.class).toInstant();
-        }
+        return postgres.server().queryInstant(sql);
     }
 }

@@ -171,10 +171,6 @@ class JdbcLockOutageTest {
     }
 
     private static boolean waited() throws Exception {
-        try (var connection = postgres.server().connect(); var statement = connection.createStatement();
-                var result = statement.executeQuery("SELECT count(*) FROM locks_lock WHERE waited")) {
-            result.next();
-            return result.getLong(1) == 1;
-        }
+        return postgres.server().queryLong("SELECT count(*) FROM locks_lock WHERE waited") == 1;
     }
 }

@@ -10,7 +10,6 @@ import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -124,10 +123,6 @@ class JdbcLockPoolTest {
     }
 
     private static long lockRows() throws SQLException {
-        try (Connection connection = postgres.server().connect(); Statement statement = connection.createStatement();
-                ResultSet result = statement.executeQuery("SELECT count(*) FROM locks_lock")) {
-            result.next();
-            return result.getLong(1);
-        }
+        return postgres.server().queryLong("SELECT count(*) FROM locks_lock");
     }
 }
