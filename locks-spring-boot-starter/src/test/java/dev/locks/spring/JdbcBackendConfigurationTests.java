@@ -92,6 +92,19 @@ class JdbcBackendConfigurationTests {
     }
 
     @Test
+    void locksBackendJdbcWithoutLocksJdbcShouldFailSayingWhatToAdd() {
+        withDataSource().withClassLoader(new FilteredClassLoader("dev.locks.jdbc."))
+                .withPropertyValues("locks.backend=jdbc")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    FailureAnalysis analysis = StartupFailures.analyze(context.getStartupFailure());
+                    assertThat(analysis.getDescription()).contains("'locks.backend' is 'jdbc'")
+                            .contains("dev.locks.jdbc.JdbcLockRegistry was not found");
+                    assertThat(analysis.getAction()).contains("Add the dependency 'dev.locks:locks-jdbc'");
+                });
+    }
+
+    @Test
     void theSchemaShouldByDefaultNotBeCreatedOnPostgres() {
         withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.table-prefix=untouched_")
                 .run(context -> {
