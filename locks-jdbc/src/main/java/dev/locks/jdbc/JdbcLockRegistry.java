@@ -110,6 +110,7 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
 
         private final DataSource dataSource;
         private String tablePrefix = Schema.DEFAULT_PREFIX;
+        private String keyPrefix = "";
         private boolean notify = true;
         private Duration lease = Duration.ofSeconds(30);
         private int connections = 2;
@@ -142,6 +143,15 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
          */
         public Builder tablePrefix(String tablePrefix) {
             this.tablePrefix = tablePrefix;
+            return this;
+        }
+
+        /**
+         * The start of every key as stored, a namespace within the table; default {@code ""} (the table prefix
+         * is the usual namespace). Keys the API shows never carry it.
+         */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
             return this;
         }
 
@@ -200,6 +210,9 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
             Schema schema = new Schema(tablePrefix);
             long leaseMillis = requirePositive("lease", lease).toMillis();
             int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, requirePositive("timeout", timeout).toMillis());
+            if (keyPrefix == null) {
+                throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
+            }
             if (connections < 1) {
                 throw new IllegalArgumentException("connections must be >= 1, was " + connections);
             }
@@ -213,7 +226,7 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
                 }
             }
             return new JdbcLockRegistry(this,
-                    new JdbcLockStore(dataSource, schema, connections, timeoutMillis, notify, leaseMillis));
+                    new JdbcLockStore(dataSource, schema, keyPrefix, connections, timeoutMillis, notify, leaseMillis));
         }
 
         private static Duration requirePositive(String name, Duration value) {

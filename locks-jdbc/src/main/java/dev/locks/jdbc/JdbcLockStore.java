@@ -40,6 +40,7 @@ final class JdbcLockStore implements RemoteLockStore {
     private final boolean notify;
     private final int timeoutMillis;
     private final InfiniteLeases infinite;
+    private final String keyPrefix;
     private final String acquireSql;
     private final String releaseSql;
     private final String renewSql;
@@ -47,9 +48,11 @@ final class JdbcLockStore implements RemoteLockStore {
     private final String getSql;
     private ReleaseListener listener;
 
-    JdbcLockStore(DataSource dataSource, Schema schema, int connectionCount, int timeoutMillis, boolean notify,
-            long leaseMillis) {
+    /** @param keyPrefix the start of every key as stored ({@code ""} for none): a namespace within the table */
+    JdbcLockStore(DataSource dataSource, Schema schema, String keyPrefix, int connectionCount, int timeoutMillis,
+            boolean notify, long leaseMillis) {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
         this.schema = schema;
         this.notify = notify;
         this.timeoutMillis = timeoutMillis;
@@ -60,7 +63,9 @@ final class JdbcLockStore implements RemoteLockStore {
         this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
         String columns = "SELECT lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite FROM "
                 + schema.table();
-        this.scanSql = columns + " WHERE lock_key > ? AND expires_at > clock_timestamp() ORDER BY lock_key LIMIT ?";
+        String upper = upperBound(keyPrefix);
+        this.scanSql = columns + " WHERE lock_key > ?" + (upper == null ? "" : " AND lock_key < ?")
+                + " AND expires_at > clock_timestamp() ORDER BY lock_key LIMIT ?";
         this.getSql = columns + " WHERE lock_key = ? AND expires_at > clock_timestamp()";
         connections.prewarm();
     }
@@ -92,7 +97,7 @@ final class JdbcLockStore implements RemoteLockStore {
         try {
             result = connections.run(connection -> {
                 try (PreparedStatement statement = connection.prepareStatement(acquireSql)) {
-                    statement.setArray(1, texts(connection, keys));
+                    statement.setArray(1, texts(connection, stored(keys)));
                     statement.setString(2, owner.id());
                     statement.setString(3, owner.description());
                     statement.setLong(4, forever ? infinite.leaseMillis() : leaseMillis);
@@ -138,7 +143,7 @@ final class JdbcLockStore implements RemoteLockStore {
         infinite.forget(keys);
         return keysAt(keys, call(() -> "release " + keysOf(keys), connection -> {
             try (PreparedStatement statement = connection.prepareStatement(releaseSql)) {
-                statement.setArray(1, texts(connection, keysOf(keys)));
+                statement.setArray(1, texts(connection, stored(keysOf(keys))));
                 statement.setArray(2, texts(connection, keys.stream().map(Ownership::ownerId).toList()));
                 return (Object[]) single(statement).getArray(1).getArray();
             }
@@ -152,7 +157,7 @@ final class JdbcLockStore implements RemoteLockStore {
         }
         return keysAt(keys, call(() -> "renew " + keys.size() + " locks", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(renewSql)) {
-                statement.setArray(1, texts(connection, keysOf(keys)));
+                statement.setArray(1, texts(connection, stored(keysOf(keys))));
                 statement.setArray(2, texts(connection, keys.stream().map(Ownership::ownerId).toList()));
                 Long[] leases = keys.stream().map(k -> Math.max(1, k.leaseMillis())).toArray(Long[]::new);
                 statement.setArray(3, connection.createArrayOf("bigint", leases));
@@ -167,13 +172,18 @@ final class JdbcLockStore implements RemoteLockStore {
             throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
         }
         List<RemoteLock> locks = new ArrayList<>();
-        String after = "";
+        String upper = upperBound(keyPrefix);
+        String after = keyPrefix; // keys are never empty: every stored key under the prefix is greater
         for (;;) {
             String from = after;
             List<RemoteLock> batch = call(() -> "list the locks in " + schema.table(), connection -> {
                 try (PreparedStatement statement = connection.prepareStatement(scanSql)) {
-                    statement.setString(1, from);
-                    statement.setInt(2, batchSize);
+                    int parameter = 1;
+                    statement.setString(parameter++, from);
+                    if (upper != null) {
+                        statement.setString(parameter++, upper);
+                    }
+                    statement.setInt(parameter, batchSize);
                     return locks(statement);
                 }
             });
@@ -181,7 +191,7 @@ final class JdbcLockStore implements RemoteLockStore {
             if (batch.size() < batchSize) {
                 return locks;
             }
-            after = batch.get(batch.size() - 1).key();
+            after = keyPrefix + batch.get(batch.size() - 1).key();
         }
     }
 
@@ -190,7 +200,7 @@ final class JdbcLockStore implements RemoteLockStore {
         Keys.requireValid(key, 0);
         List<RemoteLock> found = call(() -> "read the lock on '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(getSql)) {
-                statement.setString(1, key);
+                statement.setString(1, keyPrefix + key);
                 return locks(statement);
             }
         });
@@ -203,7 +213,7 @@ final class JdbcLockStore implements RemoteLockStore {
         return call(() -> "force-release '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(
                     "SELECT " + schema.function("force_release") + "(?)")) {
-                statement.setString(1, key);
+                statement.setString(1, keyPrefix + key);
                 return single(statement).getBoolean(1);
             }
         });
@@ -245,7 +255,12 @@ final class JdbcLockStore implements RemoteLockStore {
         if (listener != null) {
             throw new IllegalStateException("this JDBC lock store already listens (one connection per node)");
         }
-        listener = new ReleaseListener(dataSource, schema.channel(), timeoutMillis, released, missed,
+        Consumer<String> ours = stored -> {
+            if (stored.startsWith(keyPrefix)) { // a key of another prefix in the same table is not ours
+                released.accept(stored.substring(keyPrefix.length()));
+            }
+        };
+        listener = new ReleaseListener(dataSource, schema.channel(), timeoutMillis, ours, missed,
                 connections::discardIdle);
         listener.start();
         return true;
@@ -287,12 +302,37 @@ final class JdbcLockStore implements RemoteLockStore {
         return result;
     }
 
-    private static List<RemoteLock> locks(PreparedStatement statement) throws SQLException {
+    private List<String> stored(List<String> keys) {
+        return keyPrefix.isEmpty() ? keys : keys.stream().map(key -> keyPrefix + key).toList();
+    }
+
+    /**
+     * The least string greater than every string that starts with {@code prefix} (in code point order, which
+     * is the byte order of the table's {@code COLLATE "C"} keys): the prefix with its last code point below
+     * U+10FFFF incremented; {@code null} when there is none (the empty prefix).
+     */
+    static String upperBound(String prefix) {
+        int[] points = prefix.codePoints().toArray();
+        for (int i = points.length - 1; i >= 0; i--) {
+            if (points[i] < Character.MAX_CODE_POINT) {
+                int next = points[i] + 1 == Character.MIN_SURROGATE ? Character.MAX_SURROGATE + 1 : points[i] + 1;
+                StringBuilder bound = new StringBuilder();
+                for (int j = 0; j < i; j++) {
+                    bound.appendCodePoint(points[j]);
+                }
+                return bound.appendCodePoint(next).toString();
+            }
+        }
+        return null;
+    }
+
+    private List<RemoteLock> locks(PreparedStatement statement) throws SQLException {
         List<RemoteLock> locks = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
-                locks.add(new RemoteLock(rows.getString(1), rows.getString(2), rows.getString(3), rows.getLong(4),
-                        instant(rows, 5), rows.getBoolean(7) ? Instant.MAX : instant(rows, 6)));
+                locks.add(new RemoteLock(rows.getString(1).substring(keyPrefix.length()), rows.getString(2),
+                        rows.getString(3), rows.getLong(4), instant(rows, 5),
+                        rows.getBoolean(7) ? Instant.MAX : instant(rows, 6)));
             }
         }
         return locks;

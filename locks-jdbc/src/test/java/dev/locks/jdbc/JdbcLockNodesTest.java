@@ -327,6 +327,50 @@ class JdbcLockNodesTest {
         }
     }
 
+    /** A key prefix is a namespace within one table: the same key under two prefixes is two locks. */
+    @Test
+    void aKeyPrefixShouldBeANamespaceWithinTheTable() throws Exception {
+        JdbcLockRegistry app = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("app:"));
+        JdbcLockRegistry other = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("other:"));
+        JdbcLockRegistry sameApp = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("app:"));
+        awaitListening(sameApp);
+
+        Lease lease = app.acquire(List.of("k", "l"));
+        assertThat(other.tryAcquire(List.of("k"))).hasValueSatisfying(Lease::close);
+        assertThat(sameApp.heldLocks()).extracting(HeldLock::key).containsExactly("k", "l"); // without the prefix
+        assertThat(other.heldLocks()).isEmpty();
+        assertThat(query("SELECT count(*) FROM locks_lock WHERE lock_key IN ('app:k', 'app:l')")).isEqualTo(2);
+
+        Future<Long> waiter = threads.submit(() -> { // woken by the notice of "app:k", as "k"
+            try (Lease taken = sameApp.acquire(List.of("k"), AcquireOptions.defaults().withInfiniteRetries()
+                    .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(Duration.ofMinutes(5)))) {
+                return taken.fencingToken();
+            }
+        });
+        await().atMost(BOUND).until(() -> waited("app:k"));
+        lease.close();
+        assertThat(waiter.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(lease.fencingToken());
+    }
+
+    @Test
+    void listingShouldReadEveryLockOfItsPrefixInBatches() {
+        JdbcLockRegistry p = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("p:").cleanupBatchSize(2));
+        JdbcLockRegistry q = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("q:"));
+        JdbcLockRegistry none = node(JdbcLockRegistry.builder(postgres.dataSource()).cleanupBatchSize(3));
+        try (Lease mine = p.acquire(List.of("1", "2", "3", "4", "5")); Lease others = q.acquire(List.of("1", "2", "3"))) {
+            assertThat(p.heldLocks()).extracting(HeldLock::key).containsExactly("1", "2", "3", "4", "5");
+            assertThat(none.heldLocks()).hasSize(8); // no prefix: every row of the table, as stored
+        }
+    }
+
+    @Test
+    void theUpperBoundOfAPrefixShouldFollowTheLastCodePointBelowTheLargest() {
+        assertThat(JdbcLockStore.upperBound("")).isNull();
+        assertThat(JdbcLockStore.upperBound("app:")).isEqualTo("app;");
+        assertThat(JdbcLockStore.upperBound("a\uD7FF")).isEqualTo("a\uE000"); // over the surrogates
+        assertThat(JdbcLockStore.upperBound("a" + new String(Character.toChars(Character.MAX_CODE_POINT)))).isEqualTo("b");
+    }
+
     private static void awaitListening(JdbcLockRegistry node) {
         await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0);
     }

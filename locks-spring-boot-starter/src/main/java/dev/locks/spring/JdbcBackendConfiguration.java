@@ -18,7 +18,8 @@ import org.springframework.util.ClassUtils;
 /**
  * The JDBC backend, from {@code dev.locks:locks-jdbc}, on the application's own {@link DataSource}
  * ({@code spring.datasource.*}): locks shared by every node that uses the same database and
- * {@code locks.jdbc.table-prefix}.
+ * {@code locks.jdbc.table-prefix} (and {@code locks.key-prefix}, {@code ""} by default: a namespace within the
+ * table).
  *
  * <ul>
  *   <li>The registry is built from {@link LocksProperties} as the other backends' are ({@link RegistrySettings}),
@@ -46,6 +47,7 @@ class JdbcBackendConfiguration {
         LocksProperties.Jdbc jdbc = properties.getJdbc();
         JdbcLockRegistry.Builder builder = JdbcLockRegistry.builder(dataSource)
                 .tablePrefix(jdbc.getTablePrefix())
+                .keyPrefix((properties.getKeyPrefix() != null) ? properties.getKeyPrefix() : "")
                 .lease(jdbc.getLease())
                 .notify(jdbc.isNotify())
                 .connections(jdbc.getConnections())

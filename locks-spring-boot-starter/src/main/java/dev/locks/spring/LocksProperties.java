@@ -36,8 +36,8 @@ public class LocksProperties implements InitializingBean {
     private LocksBackend backend;
 
     /**
-     * Storage namespace of every key; keys shown by the API never carry it. Unset: "locks:" for Redis; the local
-     * backend shares no storage and has none.
+     * Storage namespace of every key; keys shown by the API never carry it. Unset: "locks:" for Redis, "" for JDBC
+     * (whose namespace is locks.jdbc.table-prefix); the local backend shares no storage and has none.
      */
     private String keyPrefix;
 

@@ -120,11 +120,14 @@ class JdbcBackendConfigurationTests {
     void theTablePrefixShouldNameTheSchema() {
         withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.table-prefix=app_",
                 "locks.jdbc.initialize-schema=always", "locks.jdbc.lease=10s", "locks.jdbc.notify=false",
-                "locks.jdbc.connections=1", "locks.jdbc.timeout=2s")
+                "locks.jdbc.connections=1", "locks.jdbc.timeout=2s", "locks.key-prefix=svc:")
                 .run(context -> {
                     assertThat(context).hasNotFailed();
                     assertThat(tableExists("app_lock")).isTrue();
-                    context.getBean(LockRegistry.class).acquire(List.of("k")).close();
+                    try (Lease lease = context.getBean(LockRegistry.class).acquire(List.of("k"))) {
+                        assertThat(server.server().queryLong("SELECT count(*) FROM app_lock WHERE lock_key = 'svc:k'"))
+                                .isEqualTo(1);
+                    }
                 });
     }
 
