@@ -10,8 +10,8 @@ import java.util.Objects;
 import javax.sql.DataSource;
 
 /**
- * The JDBC {@link dev.locks.LockRegistry}: keyed locks shared by every node (JVM) that uses the same database
- * and table prefix, in a table on the application's {@link DataSource}; PostgreSQL.
+ * The JDBC {@link dev.locks.LockRegistry}: keyed locks shared by every node (JVM) that uses the same database,
+ * table prefix and key prefix, in a table on the application's {@link DataSource}; PostgreSQL.
  *
  * <ul>
  *   <li>Threads of one node contend in this node's memory first, and re-entry costs no round trip; the keys a
