@@ -9,7 +9,9 @@ import org.springframework.util.ClassUtils;
 
 /**
  * Which backend the application gets, and why: {@code locks.backend} when set, else Redis when
- * {@code locks-redis} is on the classpath and a {@code RedisConnectionFactory} bean exists, else local.
+ * {@code locks-redis} is on the classpath and a {@code RedisConnectionFactory} bean exists, else JDBC when
+ * {@code locks-jdbc} is on the classpath and a {@code DataSource} bean exists, else local. With both
+ * distributed modules on the classpath, {@code locks.backend} must be set (startup fails naming it).
  *
  * @param backend the backend
  * @param reason why, for the startup log and the condition report
@@ -20,6 +22,11 @@ record BackendSelection(LocksBackend backend, String reason) {
 
     /** The class of locks-redis whose presence means that the Redis backend can be used. */
     static final String REDIS_REGISTRY_CLASS = "dev.locks.redis.RedisLockRegistry";
+
+    /** The class of locks-jdbc whose presence means that the JDBC backend can be used. */
+    static final String JDBC_REGISTRY_CLASS = "dev.locks.jdbc.JdbcLockRegistry";
+
+    static final String DATA_SOURCE_CLASS = "javax.sql.DataSource";
 
     static final String REDIS_CONNECTION_FACTORY_CLASS =
             "org.springframework.data.redis.connection.RedisConnectionFactory";
@@ -39,7 +46,13 @@ record BackendSelection(LocksBackend backend, String reason) {
             if (backend == LocksBackend.REDIS && !redisPresent) {
                 throw new MissingLocksBackendException(backend, REDIS_REGISTRY_CLASS);
             }
+            if (backend == LocksBackend.JDBC && !ClassUtils.isPresent(JDBC_REGISTRY_CLASS, classLoader)) {
+                throw new MissingLocksBackendException(backend, JDBC_REGISTRY_CLASS);
+            }
             return new BackendSelection(backend, PROPERTY + "=" + configured);
+        }
+        if (ClassUtils.isPresent(JDBC_REGISTRY_CLASS, classLoader)) {
+            return selectWithJdbc(redisPresent, beanFactory, classLoader);
         }
         if (redisPresent && hasRedisConnectionFactory(beanFactory, classLoader)) {
             return new BackendSelection(LocksBackend.REDIS,
@@ -67,6 +80,19 @@ record BackendSelection(LocksBackend backend, String reason) {
                 + " locks.backend=local to keep the in-memory backend on purpose.";
     }
 
+    /** locks-jdbc is present: JDBC with a DataSource, unless locks-redis is present too (then the application must say). */
+    private static BackendSelection selectWithJdbc(boolean redisPresent, ListableBeanFactory beanFactory,
+            ClassLoader classLoader) {
+        if (redisPresent) {
+            throw new InvalidConfigurationPropertyValueException(PROPERTY, null, "Both locks-redis and locks-jdbc are"
+                    + " on the classpath: set locks.backend to 'redis' or 'jdbc' (or 'local').");
+        }
+        if (hasBean(beanFactory, DATA_SOURCE_CLASS, classLoader)) {
+            return new BackendSelection(LocksBackend.JDBC, PROPERTY + " not set; locks-jdbc and a DataSource bean are present");
+        }
+        return new BackendSelection(LocksBackend.LOCAL, PROPERTY + " not set; no DataSource bean");
+    }
+
     private static LocksBackend parse(String configured) {
         String name = configured.toUpperCase(Locale.ROOT).replace('-', '_');
         for (LocksBackend backend : LocksBackend.values()) {
@@ -75,15 +101,20 @@ record BackendSelection(LocksBackend backend, String reason) {
             }
         }
         throw new InvalidConfigurationPropertyValueException(PROPERTY, configured,
-                "Must be 'local' or 'redis', or unset to use Redis when locks-redis and a RedisConnectionFactory"
-                        + " are present and the local backend otherwise.");
+                "Must be 'local' or 'redis' or 'jdbc', or unset to use Redis when locks-redis and a"
+                        + " RedisConnectionFactory are present, JDBC when locks-jdbc and a DataSource are, and the"
+                        + " local backend otherwise.");
     }
 
     private static boolean hasRedisConnectionFactory(ListableBeanFactory beanFactory, ClassLoader classLoader) {
-        if (beanFactory == null || !ClassUtils.isPresent(REDIS_CONNECTION_FACTORY_CLASS, classLoader)) {
+        return hasBean(beanFactory, REDIS_CONNECTION_FACTORY_CLASS, classLoader);
+    }
+
+    private static boolean hasBean(ListableBeanFactory beanFactory, String typeName, ClassLoader classLoader) {
+        if (beanFactory == null || !ClassUtils.isPresent(typeName, classLoader)) {
             return false;
         }
-        Class<?> type = ClassUtils.resolveClassName(REDIS_CONNECTION_FACTORY_CLASS, classLoader);
+        Class<?> type = ClassUtils.resolveClassName(typeName, classLoader);
         return beanFactory.getBeanNamesForType(type, true, false).length > 0;
     }
 }

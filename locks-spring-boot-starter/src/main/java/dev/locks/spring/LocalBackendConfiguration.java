@@ -34,6 +34,12 @@ class LocalBackendConfiguration {
     @ConditionalOnMissingBean(ComputeCache.class)
     LocalComputeCache computeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
             ObjectProvider<LocksClock> clock, ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
+        return localComputeCache(properties, observers, clock, customizers);
+    }
+
+    /** The local compute cache from {@code locks.compute.*}: this backend's, and the JDBC backend's for now. */
+    static LocalComputeCache localComputeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
+            ObjectProvider<LocksClock> clock, ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
         return BuilderCustomizers.computeCache(customizers, LocalComputeCache.builder()
                 .defaultOptions(properties.toComputeOptions())
                 .maxEntries(properties.getCompute().getMaxEntries())

@@ -15,19 +15,21 @@ import org.springframework.context.annotation.Import;
  * <p><b>Backends.</b> Each backend is one configuration class guarded by
  * {@link ConditionalOnLocksBackend}, so that exactly one defines the beans ({@link BackendSelection} says
  * which: {@code locks.backend}, else Redis when {@code locks-redis} and a {@code RedisConnectionFactory}
- * are present, else local): {@link LocalBackendConfiguration} and {@link RedisBackendConfiguration}. The
- * Redis one is also {@code @ConditionalOnClass(name = BackendSelection.REDIS_REGISTRY_CLASS)}, so that an
- * application without the optional {@code locks-redis} never loads it. Each defines the {@code LockRegistry}
+ * are present, else JDBC when {@code locks-jdbc} and a {@code DataSource} are, else local):
+ * {@link LocalBackendConfiguration}, {@link RedisBackendConfiguration} and {@link JdbcBackendConfiguration}.
+ * The Redis and JDBC ones are also {@code @ConditionalOnClass} on their module's registry, so that an
+ * application without the optional {@code locks-redis} or {@code locks-jdbc} never loads them. Each defines the {@code LockRegistry}
  * and {@code ComputeCache} beans under {@code @ConditionalOnMissingBean} from {@link LocksProperties} and an
  * {@code ObjectProvider<LocksObserver>} composed by {@link CompositeLocksObserver}. This class runs after
- * Spring Boot's Redis auto-configuration so that the selection sees its connection factory; the backend
+ * Spring Boot's Redis and DataSource auto-configurations so that the selection sees their beans; the backend
  * that runs, and why, is logged at startup ({@link LocksStartupReport}).
  */
-@AutoConfiguration(afterName = "org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration")
+@AutoConfiguration(afterName = {"org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration",
+        "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration"})
 @ConditionalOnBooleanProperty(name = "locks.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LocksProperties.class)
-@Import({LocalBackendConfiguration.class, RedisBackendConfiguration.class, LocksInterceptionConfiguration.class,
-        LocksCleanupConfiguration.class})
+@Import({LocalBackendConfiguration.class, RedisBackendConfiguration.class, JdbcBackendConfiguration.class,
+        LocksInterceptionConfiguration.class, LocksCleanupConfiguration.class})
 public final class LocksAutoConfiguration {
 
     @Bean

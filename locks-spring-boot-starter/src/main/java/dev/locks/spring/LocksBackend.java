@@ -7,5 +7,8 @@ public enum LocksBackend {
     LOCAL,
 
     /** Redis, for several JVMs: {@code dev.locks.redis} from {@code dev.locks:locks-redis}. */
-    REDIS
+    REDIS,
+
+    /** A table in the application's database (PostgreSQL), for several JVMs: {@code dev.locks.jdbc} from {@code dev.locks:locks-jdbc}. */
+    JDBC
 }

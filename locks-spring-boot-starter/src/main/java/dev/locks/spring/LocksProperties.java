@@ -29,14 +29,15 @@ public class LocksProperties implements InitializingBean {
     private boolean enabled = true;
 
     /**
-     * The backend: 'local' (in-memory, one JVM) or 'redis'. Unset: 'redis' when locks-redis is on the
-     * classpath and a RedisConnectionFactory bean exists, else 'local'.
+     * The backend: 'local' (in-memory, one JVM), 'redis' or 'jdbc'. Unset: 'redis' when locks-redis is on the
+     * classpath and a RedisConnectionFactory bean exists, 'jdbc' when locks-jdbc is and a DataSource bean exists,
+     * else 'local'; with both locks-redis and locks-jdbc on the classpath it must be set.
      */
     private LocksBackend backend;
 
     /**
-     * Storage namespace of every key; keys shown by the API never carry it. Unset: "locks:" for Redis; the local
-     * backend shares no storage and has none.
+     * Storage namespace of every key; keys shown by the API never carry it. Unset: "locks:" for Redis, "" for JDBC
+     * (whose namespace is locks.jdbc.table-prefix); the local backend shares no storage and has none.
      */
     private String keyPrefix;
 
@@ -76,6 +77,8 @@ public class LocksProperties implements InitializingBean {
     private final Endpoint endpoint = new Endpoint();
 
     private final Redis redis = new Redis();
+
+    private final Jdbc jdbc = new Jdbc();
 
     /**
      * The options of {@code LockRegistry.acquire} without options of its own, from {@code locks.retries},
@@ -119,6 +122,7 @@ public class LocksProperties implements InitializingBean {
             throw new InvalidConfigurationPropertyValueException("locks.endpoint.max-listed", endpoint.maxListed,
                     "Must be at least 1: the number of locks one answer of the locks endpoint lists.");
         }
+        jdbc.check();
         if (compute.maxEntries <= 0) {
             throw new InvalidConfigurationPropertyValueException("locks.compute.max-entries", compute.maxEntries,
                     "Must be at least 1: the number of values the local store keeps.");
@@ -250,6 +254,10 @@ public class LocksProperties implements InitializingBean {
 
     public Redis getRedis() {
         return redis;
+    }
+
+    public Jdbc getJdbc() {
+        return jdbc;
     }
 
     /** {@code locks.watchdog.*}. */
@@ -421,5 +429,105 @@ public class LocksProperties implements InitializingBean {
         public void setNotify(boolean notify) {
             this.notify = notify;
         }
+    }
+
+    /** {@code locks.jdbc.*}: the JDBC backend. */
+    public static class Jdbc {
+
+        /** The start of the name of every table, sequence, function and channel of the schema. */
+        private String tablePrefix = "locks_";
+
+        /** When to create the schema at startup: 'embedded' (only for an embedded database, so never for PostgreSQL), 'always' or 'never'. */
+        private InitializeSchema initializeSchema = InitializeSchema.EMBEDDED;
+
+        /** The renewed lease of a lock with an infinite lock timeout: a crashed node's such locks free themselves after it. */
+        private Duration lease = Duration.ofSeconds(30);
+
+        /** Whether to wake JDBC waiters by LISTEN/NOTIFY on release (else they poll at the retry interval). */
+        private boolean notify = true;
+
+        /** How many connections the registry takes from the DataSource and keeps (besides its listening one). */
+        private int connections = 2;
+
+        /** The longest round trip, or wait for one of the registry's connections, before LockUnavailableException. */
+        private Duration timeout = Duration.ofSeconds(5);
+
+        void check() {
+            if (tablePrefix == null || !tablePrefix.matches("[a-z_][a-z0-9_]{0,39}")) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.table-prefix", tablePrefix,
+                        "Must be lower-case letters, digits and '_', starting with a letter or '_', at most 40"
+                                + " characters.");
+            }
+            if (lease == null || lease.toMillis() < 1) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.lease", lease,
+                        "Must be a duration of at least 1ms.");
+            }
+            if (connections < 1) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.connections", connections,
+                        "Must be at least 1: the connections the registry keeps for its statements.");
+            }
+            if (timeout == null || timeout.toMillis() < 1) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.timeout", timeout,
+                        "Must be a duration of at least 1ms.");
+            }
+        }
+
+        public String getTablePrefix() {
+            return tablePrefix;
+        }
+
+        public void setTablePrefix(String tablePrefix) {
+            this.tablePrefix = tablePrefix;
+        }
+
+        public InitializeSchema getInitializeSchema() {
+            return initializeSchema;
+        }
+
+        public void setInitializeSchema(InitializeSchema initializeSchema) {
+            this.initializeSchema = initializeSchema;
+        }
+
+        public Duration getLease() {
+            return lease;
+        }
+
+        public void setLease(Duration lease) {
+            this.lease = lease;
+        }
+
+        public boolean isNotify() {
+            return notify;
+        }
+
+        public void setNotify(boolean notify) {
+            this.notify = notify;
+        }
+
+        public int getConnections() {
+            return connections;
+        }
+
+        public void setConnections(int connections) {
+            this.connections = connections;
+        }
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+    }
+
+    /** When the JDBC backend creates its schema at startup (as Spring Boot's {@code spring.sql.init.mode}). */
+    public enum InitializeSchema {
+        /** Only when the database is embedded (H2, HSQLDB, Derby): never for PostgreSQL. */
+        EMBEDDED,
+        /** At every start (the script is idempotent). */
+        ALWAYS,
+        /** Never: the schema is the application's (Flyway, Liquibase, or the shipped script run by hand). */
+        NEVER
     }
 }

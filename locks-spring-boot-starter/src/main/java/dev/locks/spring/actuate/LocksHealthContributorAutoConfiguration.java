@@ -22,7 +22,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * application has Spring Boot's health support; {@code management.health.locks.enabled=false} turns it off.
  *
  * <p>The check pings the backend once ({@link LocksBackendPing}: a {@code PING} on the connection factory of
- * the Redis backend, nothing for the local one) and reads counters; the {@code stale} detail comes from the
+ * the Redis backend, one short statement on the JDBC backend's own connection, nothing for the local one) and reads counters; the {@code stale} detail comes from the
  * last sweep ({@link LastSweep}, an observer of the registry).
  */
 @AutoConfiguration(after = LocksAutoConfiguration.class)
@@ -67,6 +67,19 @@ public final class LocksHealthContributorAutoConfiguration {
                             + ex.getMessage(), ex);
                 }
             };
+        }
+    }
+
+    /** The ping of the JDBC backend: one short statement on the registry's own connection. */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "dev.locks.jdbc.JdbcLockRegistry")
+    @ConditionalOnBean(type = "dev.locks.jdbc.JdbcLockRegistry")
+    static class JdbcPing {
+
+        @Bean
+        @ConditionalOnMissingBean
+        LocksBackendPing locksBackendPing(dev.locks.jdbc.JdbcLockRegistry registry) {
+            return registry::ping;
         }
     }
 }

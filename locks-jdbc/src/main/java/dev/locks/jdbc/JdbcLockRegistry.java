@@ -1,0 +1,239 @@
+package dev.locks.jdbc;
+
+import dev.locks.LockUnavailableException;
+import dev.locks.internal.EngineLockRegistry;
+import dev.locks.internal.LockEngine;
+import java.lang.System.Logger.Level;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Objects;
+import javax.sql.DataSource;
+
+/**
+ * The JDBC {@link dev.locks.LockRegistry}: keyed locks shared by every node (JVM) that uses the same database,
+ * table prefix and key prefix, in a table on the application's {@link DataSource}; PostgreSQL.
+ *
+ * <ul>
+ *   <li>Threads of one node contend in this node's memory first, and re-entry costs no round trip; the keys a
+ *       lease newly takes are taken in the database all-or-nothing in one round trip (one function call, one
+ *       short transaction), and released in one round trip.</li>
+ *   <li>Its statements run on connections of the registry's own ({@link Builder#connections(int)}, taken from
+ *       the data source once and kept), never inside the caller's transaction, and never waiting for the
+ *       application's pool: callers that hold every pooled connection in open transactions can still lock.</li>
+ *   <li>Leases expire by the database's clock ({@code clock_timestamp()}), never a node's; fencing tokens come
+ *       from a sequence, so they increase across all nodes.</li>
+ *   <li>A waiter is woken as soon as a key it waits for is released on any node: each node listens on one
+ *       connection ({@code LISTEN}/{@code NOTIFY}; {@link Builder#notify(boolean)}), with the retry interval as
+ *       the fallback.</li>
+ *   <li>A lock is never stored without expiry: one of infinite lock timeout is stored with a
+ *       {@linkplain Builder#lease(Duration) lease} this node renews until release, so a crashed node's locks
+ *       free themselves after at most that lease (or their lock timeout).</li>
+ *   <li>When the database cannot be reached, {@code acquire} throws {@link dev.locks.LockUnavailableException}
+ *       within the {@linkplain Builder#timeout(Duration) timeout}; when it is back, everything works again.</li>
+ * </ul>
+ *
+ * <p>{@link #heldLocks()} lists every node's live locks, read in batches of {@link Builder#cleanupBatchSize(int)};
+ * {@link #sweep()} also deletes expired rows of any node (crashed nodes leave them; they block nobody).
+ * {@link #close()} stops the watchdog, releases this node's locks, stops listening and gives the connections
+ * back. Thread-safe; build one per application and share it.
+ */
+public final class JdbcLockRegistry extends EngineLockRegistry {
+
+    private static final System.Logger LOG = System.getLogger(JdbcLockRegistry.class.getName());
+
+    private final JdbcLockStore store;
+    private final int batchSize;
+    private volatile boolean closed;
+
+    private JdbcLockRegistry(Builder builder, JdbcLockStore store) {
+        super(builder.engineSettings(), store);
+        this.store = store;
+        this.batchSize = builder.batchSize();
+    }
+
+    /** A builder on the application's data source; every other setting has a default. */
+    public static Builder builder(DataSource dataSource) {
+        return new Builder(dataSource);
+    }
+
+    /**
+     * This node's stale locks (see {@link EngineLockRegistry#sweep()}), then every node's expired rows, in
+     * batches. An unreachable database ends the sweep (logged): the next one goes on.
+     */
+    @Override
+    public int sweep() {
+        int removed = super.sweep();
+        if (closed) {
+            return removed;
+        }
+        try {
+            for (int purged = batchSize; purged == batchSize; ) {
+                purged = store.purge(batchSize);
+                removed += purged;
+            }
+        } catch (LockUnavailableException e) {
+            LOG.log(Level.WARNING, () -> "could not remove expired locks: " + e.getMessage());
+        }
+        return removed;
+    }
+
+    /**
+     * One round trip to the database on one of the registry's own connections, for a health check: returns
+     * when the database answered.
+     *
+     * @throws dev.locks.LockUnavailableException when it cannot be reached within the timeout
+     */
+    public void ping() {
+        store.ping();
+    }
+
+    /**
+     * Stops the sweep and the watchdog, releases this node's locks in the database, stops listening and closes
+     * the registry's connections (back to the pool); later acquires throw {@link IllegalStateException}.
+     */
+    @Override
+    public void close() {
+        closed = true;
+        super.close();
+    }
+
+    JdbcLockStore store() {
+        return store;
+    }
+
+    /**
+     * Builds a {@link JdbcLockRegistry}: the settings of every registry (see {@link EngineLockRegistry.Builder};
+     * the clock times leases in this JVM, while expiry in the database follows the database's clock), plus the
+     * table prefix, notification, the lease of infinite locks, the registry's connections and its timeout.
+     */
+    public static final class Builder extends EngineLockRegistry.Builder<Builder> {
+
+        private final DataSource dataSource;
+        private String tablePrefix = Schema.DEFAULT_PREFIX;
+        private String keyPrefix = "";
+        private boolean notify = true;
+        private Duration lease = Duration.ofSeconds(30);
+        private int connections = 2;
+        private Duration timeout = Duration.ofSeconds(5);
+        private boolean initializeSchema;
+        private int batchSize = 100;
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        }
+
+        private LockEngine.Settings engineSettings() {
+            return settings("jdbc");
+        }
+
+        private int batchSize() {
+            return batchSize;
+        }
+
+        @Override
+        public Builder cleanupBatchSize(int batchSize) {
+            this.batchSize = batchSize;
+            return super.cleanupBatchSize(batchSize);
+        }
+
+        /**
+         * The start of the name of every table, sequence, function and channel; default {@code "locks_"}.
+         * Lower-case letters, digits and {@code _}. Registries with different prefixes never see each other's
+         * locks.
+         */
+        public Builder tablePrefix(String tablePrefix) {
+            this.tablePrefix = tablePrefix;
+            return this;
+        }
+
+        /**
+         * The start of every key as stored, a namespace within the table; default {@code ""} (the table prefix
+         * is the usual namespace). Keys the API shows never carry it.
+         */
+        public Builder keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /** Whether waiters are woken by {@code NOTIFY} on release (one listening connection per node); default true. */
+        public Builder notify(boolean notify) {
+            this.notify = notify;
+            return this;
+        }
+
+        /**
+         * The lease of a lock of infinite lock timeout: stored with it, renewed every third of it by this node
+         * until release; default 30 s. A crashed node's "infinite" locks free themselves after at most this long.
+         */
+        public Builder lease(Duration lease) {
+            this.lease = lease;
+            return this;
+        }
+
+        /**
+         * How many connections the registry takes from the data source and keeps for its statements (besides
+         * its one listening connection); default 2. Size the application's pool for them.
+         */
+        public Builder connections(int connections) {
+            this.connections = connections;
+            return this;
+        }
+
+        /**
+         * How long one round trip may take before it counts as an outage ({@link
+         * dev.locks.LockUnavailableException}), and how long a call waits for one of the registry's connections;
+         * default 5 s.
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * Whether {@link #build()} creates what is missing of the schema ({@code dev/locks/jdbc/schema-postgresql.sql},
+         * idempotent) for the table prefix; default false (the schema is the application's: Flyway, Liquibase, or
+         * the script run by hand).
+         */
+        public Builder initializeSchema(boolean initializeSchema) {
+            this.initializeSchema = initializeSchema;
+            return this;
+        }
+
+        /**
+         * Builds the registry (and the schema, when asked) and starts listening; without schema initialisation
+         * the database need not be up yet.
+         *
+         * @throws IllegalArgumentException naming the setting that is invalid
+         * @throws IllegalStateException when the schema was to be initialised and could not be
+         */
+        public JdbcLockRegistry build() {
+            Schema schema = new Schema(tablePrefix);
+            long leaseMillis = requirePositive("lease", lease).toMillis();
+            int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, requirePositive("timeout", timeout).toMillis());
+            if (keyPrefix == null) {
+                throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
+            }
+            if (connections < 1) {
+                throw new IllegalArgumentException("connections must be >= 1, was " + connections);
+            }
+            engineSettings(); // every shared setting checked before anything opens
+            if (initializeSchema) {
+                try {
+                    schema.initialize(dataSource);
+                } catch (SQLException e) {
+                    throw new IllegalStateException("could not create the locks schema (" + Schema.SCRIPT
+                            + ", table prefix '" + tablePrefix + "'): " + e.getMessage(), e);
+                }
+            }
+            return new JdbcLockRegistry(this,
+                    new JdbcLockStore(dataSource, schema, keyPrefix, connections, timeoutMillis, notify, leaseMillis));
+        }
+
+        private static Duration requirePositive(String name, Duration value) {
+            if (value == null || value.isNegative() || value.toMillis() < 1) {
+                throw new IllegalArgumentException(name + " must be at least 1 ms, was " + value);
+            }
+            return value;
+        }
+    }
+}

@@ -1,0 +1,360 @@
+package dev.locks.jdbc;
+
+import dev.locks.LockUnavailableException;
+import dev.locks.internal.Keys;
+import dev.locks.spi.RemoteLockStore;
+import java.lang.System.Logger.Level;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+
+/**
+ * The {@link RemoteLockStore} on PostgreSQL: one row per held key in {@code <prefix>lock}, written and read
+ * only by the functions of the shipped schema ({@value Schema#SCRIPT}), on the registry's own connections
+ * ({@link OwnConnections}), each call one statement in a transaction of its own.
+ *
+ * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get}, {@link #forceRelease}
+ * and {@link #purge} are one statement each, whatever the number of keys; {@link #scan} one per batch. Times
+ * come from the database's clock. Every method throws {@link LockUnavailableException}, naming what failed,
+ * when the database cannot be reached or does not answer within the timeout.
+ */
+final class JdbcLockStore implements RemoteLockStore {
+
+    private static final System.Logger LOG = System.getLogger(JdbcLockStore.class.getName());
+
+    private final DataSource dataSource;
+    private final Schema schema;
+    private final OwnConnections connections;
+    private final boolean notify;
+    private final int timeoutMillis;
+    private final InfiniteLeases infinite;
+    private final String keyPrefix;
+    private final String acquireSql;
+    private final String releaseSql;
+    private final String renewSql;
+    private final String scanSql;
+    private final String getSql;
+    private ReleaseListener listener;
+
+    /** @param keyPrefix the start of every key as stored ({@code ""} for none): a namespace within the table */
+    JdbcLockStore(DataSource dataSource, Schema schema, String keyPrefix, int connectionCount, int timeoutMillis,
+            boolean notify, long leaseMillis) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+        this.schema = schema;
+        this.notify = notify;
+        this.timeoutMillis = timeoutMillis;
+        this.connections = new OwnConnections(dataSource, connectionCount, timeoutMillis);
+        this.infinite = new InfiniteLeases(leaseMillis, this::renew);
+        this.acquireSql = "SELECT " + schema.function("acquire") + "(?, ?, ?, ?, ?)";
+        this.releaseSql = "SELECT " + schema.function("release") + "(?, ?)";
+        this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
+        String columns = "SELECT lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite FROM "
+                + schema.table();
+        String upper = upperBound(keyPrefix);
+        this.scanSql = columns + " WHERE lock_key > ?" + (upper == null ? "" : " AND lock_key < ?")
+                + " AND expires_at > clock_timestamp() ORDER BY lock_key LIMIT ?";
+        this.getSql = columns + " WHERE lock_key = ? AND expires_at > clock_timestamp()";
+        connections.prewarm();
+    }
+
+    /** The registry's own connections (tests). */
+    OwnConnections connections() {
+        return connections;
+    }
+
+    InfiniteLeases infiniteLeases() {
+        return infinite;
+    }
+
+    /** How many times the listener began listening (tests); 0 without one. */
+    synchronized int listenerConfirmations() {
+        return listener == null ? 0 : listener.confirmations();
+    }
+
+    @Override
+    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("no keys to acquire");
+        }
+        if (leaseMillis < 0) {
+            throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
+        }
+        boolean forever = leaseMillis == 0;
+        long result;
+        try {
+            result = connections.run(connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(acquireSql)) {
+                    statement.setArray(1, texts(connection, stored(keys)));
+                    statement.setString(2, owner.id());
+                    statement.setString(3, owner.description());
+                    statement.setLong(4, forever ? infinite.leaseMillis() : leaseMillis);
+                    statement.setBoolean(5, forever);
+                    return single(statement).getLong(1);
+                }
+            });
+        } catch (SQLException e) {
+            throw undone(keys, owner, unavailable("acquire " + keys, e));
+        }
+        if (result > 0) {
+            if (forever) {
+                infinite.keep(keys, owner.id());
+            }
+            return Attempt.taken(result);
+        }
+        return Attempt.heldBy(keys.get((int) -result - 1));
+    }
+
+    /**
+     * A call that timed out may still have run in the database (the server was slow, not gone), and taken the
+     * keys for an owner that has given up: release them for that owner, which deletes nothing else since owner
+     * ids are unique. Best effort: when the database is down this fails too, and the keys (if taken) expire.
+     */
+    private LockUnavailableException undone(List<String> keys, Owner owner, LockUnavailableException failure) {
+        List<Ownership> ownerships = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            ownerships.add(new Ownership(key, owner.id(), 0));
+        }
+        try {
+            release(ownerships);
+        } catch (LockUnavailableException e) {
+            failure.addSuppressed(e);
+        }
+        return failure;
+    }
+
+    @Override
+    public Set<String> release(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        infinite.forget(keys);
+        return keysAt(keys, call(() -> "release " + keysOf(keys), connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(releaseSql)) {
+                statement.setArray(1, texts(connection, stored(keysOf(keys))));
+                statement.setArray(2, texts(connection, keys.stream().map(Ownership::ownerId).toList()));
+                return (Object[]) single(statement).getArray(1).getArray();
+            }
+        }));
+    }
+
+    @Override
+    public Set<String> renew(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        return keysAt(keys, call(() -> "renew " + keys.size() + " locks", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(renewSql)) {
+                statement.setArray(1, texts(connection, stored(keysOf(keys))));
+                statement.setArray(2, texts(connection, keys.stream().map(Ownership::ownerId).toList()));
+                Long[] leases = keys.stream().map(k -> Math.max(1, k.leaseMillis())).toArray(Long[]::new);
+                statement.setArray(3, connection.createArrayOf("bigint", leases));
+                return (Object[]) single(statement).getArray(1).getArray();
+            }
+        }));
+    }
+
+    @Override
+    public List<RemoteLock> scan(int batchSize) {
+        if (batchSize <= 0) {
+            throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
+        }
+        List<RemoteLock> locks = new ArrayList<>();
+        String upper = upperBound(keyPrefix);
+        String after = keyPrefix; // keys are never empty: every stored key under the prefix is greater
+        for (;;) {
+            String from = after;
+            List<RemoteLock> batch = call(() -> "list the locks in " + schema.table(), connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(scanSql)) {
+                    int parameter = 1;
+                    statement.setString(parameter++, from);
+                    if (upper != null) {
+                        statement.setString(parameter++, upper);
+                    }
+                    statement.setInt(parameter, batchSize);
+                    return locks(statement);
+                }
+            });
+            locks.addAll(batch);
+            if (batch.size() < batchSize) {
+                return locks;
+            }
+            after = keyPrefix + batch.get(batch.size() - 1).key();
+        }
+    }
+
+    @Override
+    public RemoteLock get(String key) {
+        Keys.requireValid(key, 0);
+        List<RemoteLock> found = call(() -> "read the lock on '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(getSql)) {
+                statement.setString(1, keyPrefix + key);
+                return locks(statement);
+            }
+        });
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        Keys.requireValid(key, 0);
+        return call(() -> "force-release '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT " + schema.function("force_release") + "(?)")) {
+                statement.setString(1, keyPrefix + key);
+                return single(statement).getBoolean(1);
+            }
+        });
+    }
+
+    /** One round trip ({@code SELECT 1}) on one of the registry's connections. */
+    void ping() {
+        call(() -> "reach the database", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
+                return single(statement).getInt(1);
+            }
+        });
+    }
+
+    /** Deletes up to {@code limit} expired locks of any node (one round trip); how many. */
+    int purge(int limit) {
+        return call(() -> "remove expired locks from " + schema.table(), connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(
+                    "SELECT " + schema.function("purge") + "(?)")) {
+                statement.setInt(1, limit);
+                return single(statement).getInt(1);
+            }
+        });
+    }
+
+    /** Listens on this node's one connection for release notices, unless notification is off. */
+    @Override
+    public synchronized boolean subscribe(Consumer<String> released, Runnable missed) {
+        Objects.requireNonNull(released, "released");
+        Objects.requireNonNull(missed, "missed");
+        if (!notify) {
+            return false;
+        }
+        if (!ReleaseListener.driverPresent()) {
+            LOG.log(Level.WARNING, "the PostgreSQL driver (org.postgresql:postgresql) is not on the classpath:"
+                    + " lock waiters poll at their retry interval instead of listening for releases");
+            return false;
+        }
+        if (listener != null) {
+            throw new IllegalStateException("this JDBC lock store already listens (one connection per node)");
+        }
+        Consumer<String> ours = stored -> {
+            if (stored.startsWith(keyPrefix)) { // a key of another prefix in the same table is not ours
+                released.accept(stored.substring(keyPrefix.length()));
+            }
+        };
+        listener = new ReleaseListener(dataSource, schema.channel(), timeoutMillis, ours, missed,
+                connections::discardIdle);
+        listener.start();
+        return true;
+    }
+
+    @Override
+    public synchronized void close() {
+        infinite.close();
+        if (listener != null) {
+            listener.close();
+            listener = null;
+        }
+        connections.close();
+    }
+
+    private <T> T call(Supplier<String> what, OwnConnections.Call<T> call) {
+        try {
+            return connections.run(call);
+        } catch (SQLException e) {
+            throw unavailable(what.get(), e);
+        }
+    }
+
+    private LockUnavailableException unavailable(String what, SQLException e) {
+        return new LockUnavailableException("JDBC lock store (table " + schema.table() + ") could not " + what + ": "
+                + e.getMessage() + " (is the database reachable, and its schema in place? see "
+                + Schema.SCRIPT + ")", e);
+    }
+
+    private static Array texts(Connection connection, List<String> values) throws SQLException {
+        return connection.createArrayOf("text", values.toArray());
+    }
+
+    private static ResultSet single(PreparedStatement statement) throws SQLException {
+        ResultSet result = statement.executeQuery();
+        if (!result.next()) {
+            throw new SQLException("no row from " + statement);
+        }
+        return result;
+    }
+
+    private List<String> stored(List<String> keys) {
+        return keyPrefix.isEmpty() ? keys : keys.stream().map(key -> keyPrefix + key).toList();
+    }
+
+    /**
+     * The least string greater than every string that starts with {@code prefix} (in code point order, which
+     * is the byte order of the table's {@code COLLATE "C"} keys): the prefix with its last code point below
+     * U+10FFFF incremented; {@code null} when there is none (the empty prefix).
+     */
+    static String upperBound(String prefix) {
+        int[] points = prefix.codePoints().toArray();
+        for (int i = points.length - 1; i >= 0; i--) {
+            if (points[i] < Character.MAX_CODE_POINT) {
+                int next = points[i] + 1 == Character.MIN_SURROGATE ? Character.MAX_SURROGATE + 1 : points[i] + 1;
+                StringBuilder bound = new StringBuilder();
+                for (int j = 0; j < i; j++) {
+                    bound.appendCodePoint(points[j]);
+                }
+                return bound.appendCodePoint(next).toString();
+            }
+        }
+        return null;
+    }
+
+    private List<RemoteLock> locks(PreparedStatement statement) throws SQLException {
+        List<RemoteLock> locks = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                locks.add(new RemoteLock(rows.getString(1).substring(keyPrefix.length()), rows.getString(2),
+                        rows.getString(3), rows.getLong(4), instant(rows, 5),
+                        rows.getBoolean(7) ? Instant.MAX : instant(rows, 6)));
+            }
+        }
+        return locks;
+    }
+
+    private static Instant instant(ResultSet rows, int column) throws SQLException {
+        return rows.getObject(column, OffsetDateTime.class).toInstant();
+    }
+
+    /** The keys at the 1-based positions a function returned. */
+    private static Set<String> keysAt(List<Ownership> keys, Object[] indexes) {
+        if (indexes.length == 0) {
+            return Set.of();
+        }
+        Set<String> found = new LinkedHashSet<>(indexes.length * 2);
+        for (Object index : indexes) {
+            found.add(keys.get(((Number) index).intValue() - 1).key());
+        }
+        return found;
+    }
+
+    private static List<String> keysOf(List<Ownership> keys) {
+        return keys.stream().map(Ownership::key).toList();
+    }
+}

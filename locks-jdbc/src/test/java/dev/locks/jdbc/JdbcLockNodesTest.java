@@ -1,0 +1,401 @@
+package dev.locks.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.locks.AcquireOptions;
+import dev.locks.HeldLock;
+import dev.locks.Lease;
+import dev.locks.jdbc.test.PostgresServerExtension;
+import dev.locks.test.ManualClock;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Two registries on one database are two nodes: what one node holds, the other cannot take. */
+class JdbcLockNodesTest {
+
+    @RegisterExtension
+    static final PostgresServerExtension postgres = new PostgresServerExtension();
+
+    private static final Duration BOUND = Duration.ofSeconds(30);
+
+    private final List<JdbcLockRegistry> nodes = new ArrayList<>();
+    private final ExecutorService threads = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void closeNodes() throws InterruptedException {
+        threads.shutdownNow();
+        assertThat(threads.awaitTermination(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        nodes.forEach(JdbcLockRegistry::close);
+    }
+
+    private JdbcLockRegistry node(JdbcLockRegistry.Builder builder) {
+        JdbcLockRegistry node = builder.initializeSchema(true).cleanupInterval(Duration.ZERO).build();
+        nodes.add(node);
+        return node;
+    }
+
+    private JdbcLockRegistry node() {
+        return node(JdbcLockRegistry.builder(postgres.dataSource()));
+    }
+
+    @Test
+    void whatOneNodeHoldsTheOtherShouldNotTake() {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+
+        try (Lease lease = a.acquire(List.of("x", "y"))) {
+            assertThat(b.tryAcquire(List.of("y", "z"))).isEmpty();
+            assertThat(b.heldLocks()).extracting(HeldLock::key).containsExactly("x", "y");
+            assertThat(b.heldLock("z")).isEmpty(); // all-or-nothing: z was not left taken
+        }
+        assertThat(b.tryAcquire(List.of("y", "z"))).hasValueSatisfying(Lease::close);
+    }
+
+    @Test
+    void threadsOfTwoNodesShouldNeverHoldAKeyTogether() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        AcquireOptions patient = AcquireOptions.defaults().withInfiniteRetries().withWaitTime(BOUND);
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        int[] unguarded = {0};
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            JdbcLockRegistry node = t % 2 == 0 ? a : b;
+            workers.add(threads.submit(() -> {
+                start.await();
+                for (int i = 0; i < 150; i++) {
+                    try (Lease lease = node.acquire(List.of("counter", "other-" + (i % 3)), patient)) {
+                        if (inside.incrementAndGet() != 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        unguarded[0]++;
+                        inside.decrementAndGet();
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> worker : workers) {
+            worker.get(2 * BOUND.toSeconds(), TimeUnit.SECONDS);
+        }
+
+        assertThat(overlaps).hasValue(0);
+        assertThat(unguarded[0]).isEqualTo(6 * 150);
+        assertThat(a.heldLocks()).isEmpty();
+    }
+
+    /**
+     * The waiter's retry interval is a minute (its wait time five): only the release notice can wake it within
+     * the 30 s the test waits for it.
+     */
+    @Test
+    void aWaiterOnAnotherNodeShouldBeWokenByTheReleaseNotice() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        awaitListening(b);
+        AcquireOptions sleepy = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(Duration.ofMinutes(5));
+        Lease held = a.acquire(List.of("hand-off"));
+        CountDownLatch waiting = new CountDownLatch(1);
+        Future<Long> taken = threads.submit(() -> {
+            waiting.countDown();
+            try (Lease lease = b.acquire(List.of("hand-off"), sleepy)) {
+                return lease.fencingToken();
+            }
+        });
+        assertThat(waiting.await(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        await().atMost(BOUND).until(() -> waited("hand-off")); // b's first attempt failed: it now sleeps
+
+        held.close();
+
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+    }
+
+    /** Without notices (notify off) a waiter still gets the key, at its next attempt: the fallback. */
+    @Test
+    void withoutNoticesAWaiterShouldTakeTheKeyAtItsNextAttempt() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node(JdbcLockRegistry.builder(postgres.dataSource()).notify(false));
+        AcquireOptions polling = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMillis(50)).withWaitTime(BOUND);
+        Lease held = a.acquire(List.of("polled"));
+        Future<Long> taken = threads.submit(() -> {
+            try (Lease lease = b.acquire(List.of("polled"), polling)) {
+                return lease.fencingToken();
+            }
+        });
+        await().atMost(BOUND).until(() -> waited("polled"));
+
+        held.close();
+
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(held.fencingToken());
+        assertThat(b.store().listenerConfirmations()).isZero();
+    }
+
+    /** Random key sets in random order on two nodes: no overlap, and no deadlock in the database either. */
+    @Test
+    void randomKeySetsOnTwoNodesShouldBeExclusiveAndNeverDeadlock() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        AcquireOptions patient = AcquireOptions.defaults().withInfiniteRetries().withWaitTime(BOUND);
+        List<String> all = List.of("k1", "k2", "k3", "k4", "k5");
+        java.util.Map<String, AtomicInteger> holders = new java.util.concurrent.ConcurrentHashMap<>();
+        all.forEach(key -> holders.put(key, new AtomicInteger()));
+        AtomicInteger overlaps = new AtomicInteger();
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<?>> workers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            JdbcLockRegistry node = t % 2 == 0 ? a : b;
+            workers.add(threads.submit(() -> {
+                java.util.Random random = new java.util.Random();
+                start.await();
+                for (int i = 0; i < 100; i++) {
+                    List<String> keys = new ArrayList<>(all);
+                    java.util.Collections.shuffle(keys, random);
+                    keys = keys.subList(0, 1 + random.nextInt(all.size()));
+                    try (Lease lease = node.acquire(keys, patient)) {
+                        for (String key : keys) {
+                            if (holders.get(key).incrementAndGet() != 1) {
+                                overlaps.incrementAndGet();
+                            }
+                        }
+                        for (String key : keys) {
+                            holders.get(key).decrementAndGet();
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<?> worker : workers) {
+            worker.get(2 * BOUND.toSeconds(), TimeUnit.SECONDS); // a deadlock in the database would fail a call
+        }
+
+        assertThat(overlaps).hasValue(0);
+        assertThat(rows()).isZero();
+    }
+
+    /** With the watchdog, a live holder keeps its lock past its lock timeout; the other node cannot take it. */
+    @Test
+    void theWatchdogShouldRenewALiveHoldersLeaseInTheDatabase() throws Exception {
+        JdbcLockRegistry a = node(JdbcLockRegistry.builder(postgres.dataSource()).watchdog(true));
+        JdbcLockRegistry b = node();
+        Lease lease = a.acquire(List.of("slow-work"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(600)));
+        Instant firstExpiry = storedExpiry("slow-work");
+
+        await().atMost(BOUND).until(() -> storedExpiry("slow-work").isAfter(firstExpiry.plusMillis(600)));
+
+        assertThat(b.tryAcquire(List.of("slow-work"))).isEmpty();
+        assertThat(lease.isHeld()).isTrue();
+        lease.close();
+    }
+
+    /** SPEC 3: the first attempt is always made; a round trip never fails because the caller is interrupted. */
+    @Test
+    void anInterruptedCallerShouldStillTakeFreeKeys() throws Exception {
+        JdbcLockRegistry a = node();
+        Future<Boolean> taken = threads.submit(() -> {
+            Thread.currentThread().interrupt();
+            try (Lease lease = a.acquire(List.of("i1", "i2"))) {
+                return lease.isHeld() && Thread.currentThread().isInterrupted();
+            }
+        });
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
+        assertThat(rows()).isZero();
+    }
+
+    @Test
+    void aNodesGracefulShutdownShouldReleaseItsLocks() throws SQLException {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        AcquireOptions long_ = AcquireOptions.defaults().withLockTimeout(Duration.ofMinutes(10));
+        Lease one = a.acquire(List.of("s1", "s2"), long_);
+        Lease infinite = a.acquire(List.of("s3"), AcquireOptions.defaults().withInfiniteLockTimeout());
+
+        a.close();
+
+        assertThat(rows()).isZero();
+        assertThat(b.tryAcquire(List.of("s1", "s2", "s3"))).hasValueSatisfying(Lease::close);
+        assertThat(one.isHeld()).isFalse();
+        assertThat(infinite.isHeld()).isFalse();
+        one.close();
+        infinite.close();
+    }
+
+    /** A node's clock a year off changes nothing: acquired and expiry times, and expiry itself, are the database's. */
+    @Test
+    void leasesShouldFollowTheDatabasesClockNotTheNodes() throws Exception {
+        ManualClock frozen = new ManualClock(Instant.parse("2001-01-01T00:00:00Z"));
+        JdbcLockRegistry a = node(JdbcLockRegistry.builder(postgres.dataSource()).clock(frozen));
+        JdbcLockRegistry b = node();
+        Instant before = databaseNow();
+
+        Lease lease = a.acquire(List.of("timed"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(300)));
+
+        HeldLock lock = b.heldLock("timed").orElseThrow();
+        assertThat(lock.acquiredAt()).isBetween(before, databaseNow());
+        assertThat(Duration.between(lock.acquiredAt(), lock.expiresAt())).isEqualTo(Duration.ofMillis(300));
+        // a's clock never moves, so a never sees its lease run out; the database does, and b takes the key
+        await().atMost(BOUND).until(() -> b.tryAcquire(List.of("timed")).map(taken -> {
+            taken.close();
+            return true;
+        }).orElse(false));
+        lease.close();
+    }
+
+    @Test
+    void anInfiniteLockTimeoutShouldBeStoredWithALeaseThatTheNodeRenews() throws Exception {
+        JdbcLockRegistry a = node(JdbcLockRegistry.builder(postgres.dataSource()).lease(Duration.ofMillis(900)));
+        JdbcLockRegistry b = node();
+        Lease lease = a.acquire(List.of("forever"), AcquireOptions.defaults().withInfiniteLockTimeout());
+        Instant firstExpiry = storedExpiry("forever");
+        assertThat(Duration.between(databaseNow(), firstExpiry)).isLessThanOrEqualTo(Duration.ofMillis(900));
+        assertThat(b.heldLock("forever")).hasValueSatisfying(lock -> assertThat(lock.expiresAt()).isEqualTo(Instant.MAX));
+
+        await().atMost(BOUND).until(() -> storedExpiry("forever").isAfter(firstExpiry.plusMillis(900)));
+        assertThat(b.tryAcquire(List.of("forever"))).isEmpty(); // kept well past its first lease
+
+        a.store().infiniteLeases().close(); // as if the node crashed: nobody renews any more
+        await().atMost(BOUND).until(() -> b.tryAcquire(List.of("forever")).map(taken -> {
+            taken.close();
+            return true;
+        }).orElse(false));
+        lease.close();
+    }
+
+    @Test
+    void sweepShouldDeleteExpiredRowsOfAnyNode() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        Lease lease = a.acquire(List.of("e1", "e2"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(50)));
+        Lease live = a.acquire(List.of("live"));
+        await().atMost(BOUND).until(() -> b.heldLock("e1").isEmpty()); // expired: no longer shown
+        assertThat(rows()).isEqualTo(3);
+
+        assertThat(b.sweep()).isEqualTo(2);
+
+        assertThat(rows()).isEqualTo(1);
+        lease.close();
+        live.close();
+    }
+
+    @Test
+    void anotherTablePrefixShouldBeAnotherNamespace() {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry other = node(JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("app_locks_"));
+
+        try (Lease lease = a.acquire(List.of("shared-name"))) {
+            assertThat(other.tryAcquire(List.of("shared-name"))).hasValueSatisfying(Lease::close);
+        }
+    }
+
+    /** Nodes that start together and each create the schema (the script is idempotent) do not trip over each other. */
+    @Test
+    void nodesStartingTogetherShouldEachInitializeTheSchema() throws Exception {
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<JdbcLockRegistry>> starting = new ArrayList<>();
+        for (int n = 0; n < 4; n++) {
+            starting.add(threads.submit(() -> {
+                start.await();
+                return JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("together_").initializeSchema(true)
+                        .cleanupInterval(Duration.ZERO).build();
+            }));
+        }
+        start.countDown();
+        for (Future<JdbcLockRegistry> node : starting) {
+            nodes.add(node.get(BOUND.toSeconds(), TimeUnit.SECONDS));
+        }
+        try (Lease lease = nodes.get(0).acquire(List.of("k"))) {
+            assertThat(nodes.get(3).tryAcquire(List.of("k"))).isEmpty();
+        }
+    }
+
+    /** A key prefix is a namespace within one table: the same key under two prefixes is two locks. */
+    @Test
+    void aKeyPrefixShouldBeANamespaceWithinTheTable() throws Exception {
+        JdbcLockRegistry app = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("app:"));
+        JdbcLockRegistry other = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("other:"));
+        JdbcLockRegistry sameApp = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("app:"));
+        awaitListening(sameApp);
+
+        Lease lease = app.acquire(List.of("k", "l"));
+        assertThat(other.tryAcquire(List.of("k"))).hasValueSatisfying(Lease::close);
+        assertThat(sameApp.heldLocks()).extracting(HeldLock::key).containsExactly("k", "l"); // without the prefix
+        assertThat(other.heldLocks()).isEmpty();
+        assertThat(query("SELECT count(*) FROM locks_lock WHERE lock_key IN ('app:k', 'app:l')")).isEqualTo(2);
+
+        Future<Long> waiter = threads.submit(() -> { // woken by the notice of "app:k", as "k"
+            try (Lease taken = sameApp.acquire(List.of("k"), AcquireOptions.defaults().withInfiniteRetries()
+                    .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(Duration.ofMinutes(5)))) {
+                return taken.fencingToken();
+            }
+        });
+        await().atMost(BOUND).until(() -> waited("app:k"));
+        lease.close();
+        assertThat(waiter.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(lease.fencingToken());
+    }
+
+    @Test
+    void listingShouldReadEveryLockOfItsPrefixInBatches() {
+        JdbcLockRegistry p = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("p:").cleanupBatchSize(2));
+        JdbcLockRegistry q = node(JdbcLockRegistry.builder(postgres.dataSource()).keyPrefix("q:"));
+        JdbcLockRegistry none = node(JdbcLockRegistry.builder(postgres.dataSource()).cleanupBatchSize(3));
+        try (Lease mine = p.acquire(List.of("1", "2", "3", "4", "5")); Lease others = q.acquire(List.of("1", "2", "3"))) {
+            assertThat(p.heldLocks()).extracting(HeldLock::key).containsExactly("1", "2", "3", "4", "5");
+            assertThat(none.heldLocks()).hasSize(8); // no prefix: every row of the table, as stored
+        }
+    }
+
+    @Test
+    void theUpperBoundOfAPrefixShouldFollowTheLastCodePointBelowTheLargest() {
+        assertThat(JdbcLockStore.upperBound("")).isNull();
+        assertThat(JdbcLockStore.upperBound("app:")).isEqualTo("app;");
+        assertThat(JdbcLockStore.upperBound("a\uD7FF")).isEqualTo("a\uE000"); // over the surrogates
+        assertThat(JdbcLockStore.upperBound("a" + new String(Character.toChars(Character.MAX_CODE_POINT)))).isEqualTo("b");
+    }
+
+    private static void awaitListening(JdbcLockRegistry node) {
+        await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0);
+    }
+
+    private static boolean waited(String key) throws SQLException {
+        return query("SELECT count(*) FROM locks_lock WHERE waited AND lock_key = '" + key + "'") == 1;
+    }
+
+    private static long rows() throws SQLException {
+        return query("SELECT count(*) FROM locks_lock");
+    }
+
+    private static long query(String sql) throws SQLException {
+        return postgres.server().queryLong(sql);
+    }
+
+    private static Instant storedExpiry(String key) throws SQLException {
+        return instant("SELECT expires_at FROM locks_lock WHERE lock_key = '" + key + "'");
+    }
+
+    private static Instant databaseNow() throws SQLException {
+        return instant("SELECT clock_timestamp()");
+    }
+
+    private static Instant instant(String sql) throws SQLException {
+        return postgres.server().queryInstant(sql);
+    }
+}
