@@ -26,6 +26,9 @@ import org.aopalliance.intercept.MethodInvocation;
  *       new future that completes with the same value or exception once the locks are released, so that
  *       code which continues from it never finds its own locks still held. Cancelling that future does not
  *       release the locks early: they stay held until the method's own future completes.</li>
+ *   <li>A method returning Reactor's {@code Mono} or {@code Flux} gets a publisher of the same kind back that takes
+ *       the keys on each subscription, off the subscriber's thread, runs the method and its publisher under them,
+ *       and releases them when that publisher completes, errors or is cancelled ({@link ReactiveLockedCalls}).</li>
  *   <li>The wait for the keys is observed ({@link CallObservations}: an Observation {@code locks.acquire} when
  *       the application has an {@code ObservationRegistry}), and the registry's events of that acquire carry the
  *       method's name ({@link CallNames}), the {@code name} tag of the meters.</li>
@@ -65,6 +68,9 @@ public class LockedInterceptor implements MethodInterceptor {
         LockRegistry locks = registry.get();
         List<String> keys = operation.keys(invocation);
         AcquireOptions options = operation.options(locks.defaultOptions());
+        if (operation.reactive()) {
+            return ReactiveLockedCalls.locked(invocation, operation, locks, keys, options, observations.get());
+        }
         Lease lease;
         String previous = CallNames.enter(operation.tagName());
         try {

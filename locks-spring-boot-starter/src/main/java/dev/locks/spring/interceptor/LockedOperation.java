@@ -16,12 +16,31 @@ public final class LockedOperation {
 
     private final String tagName;
 
+    private final Publishers publishers;
+
     /** @param tagName the {@code name} tag of the call's meters and observation */
     LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String tagName) {
+        this(keys, overrides, async, tagName, Publishers.NONE);
+    }
+
+    /** @param publishers whether the method returns a Reactor {@code Mono} or {@code Flux} */
+    LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String tagName,
+            Publishers publishers) {
         this.keys = keys;
         this.overrides = new Overrides<>(overrides);
         this.async = async;
         this.tagName = tagName;
+        this.publishers = publishers;
+    }
+
+    /** What a method hands back of Reactor's types. */
+    enum Publishers {
+        /** Neither a {@code Mono} nor a {@code Flux}. */
+        NONE,
+        /** A {@code Mono}. */
+        MONO,
+        /** A {@code Flux}. */
+        FLUX
     }
 
     /** The {@code name} tag of this method's meters and observation: {@code <simple class name>.<method name>}. */
@@ -37,6 +56,16 @@ public final class LockedOperation {
     /** The options: the registry's defaults with the annotation's attributes applied. */
     AcquireOptions options(AcquireOptions defaults) {
         return overrides.over(defaults);
+    }
+
+    /** Whether the method returns a Reactor {@code Mono} or {@code Flux}: its keys are taken on subscription. */
+    boolean reactive() {
+        return publishers != Publishers.NONE;
+    }
+
+    /** Whether the method returns a Reactor {@code Flux}. */
+    boolean flux() {
+        return publishers == Publishers.FLUX;
     }
 
     /** Whether the method returns a {@code CompletableFuture} (or {@code CompletionStage}). */

@@ -15,8 +15,9 @@ import org.springframework.expression.Expression;
 /**
  * Parses {@link Locked} annotations once per bean class: the key expressions (checked against the
  * method's parameters and the bean factory) and the option attributes (placeholders resolved, durations
- * parsed). Reactive return types and Kotlin {@code suspend} functions are refused at startup: they finish after
- * the call returns, and the lock would not cover their work.
+ * parsed). A method returning Reactor's {@code Mono} or {@code Flux} takes its keys on subscription
+ * ({@link ReactiveLockedCalls}); other reactive return types and Kotlin {@code suspend} functions are refused at
+ * startup: they finish after the call returns, and the lock would not cover their work.
  */
 public class LockedOperationSource extends AnnotationOperationSource<Locked, LockedOperation> {
 
@@ -35,7 +36,7 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         AttributeValues values = new AttributeValues(environment, Locked.class, targetClass, method);
         boolean async = isAsync(method, values);
         return new LockedOperation(keys(locked.keys(), method, targetClass, values), overrides(locked, values), async,
-                MethodDescriptions.tagName(targetClass, method));
+                MethodDescriptions.tagName(targetClass, method), publishers(method.getReturnType()));
     }
 
     private LockKeys keys(String[] texts, Method method, Class<?> targetClass, AttributeValues values) {
@@ -78,11 +79,19 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         if (type == CompletableFuture.class || type == CompletionStage.class) {
             return true;
         }
-        if (ReturnTypes.isDeferred(type)) {
+        if (publishers(type) == LockedOperation.Publishers.NONE && ReturnTypes.isDeferred(type)) {
             throw values.invalid(null, null, "it returns " + type.getName() + ", and @Locked can hold its locks until"
-                    + " completion only for CompletableFuture and CompletionStage",
-                    "Declare the return type as CompletableFuture or CompletionStage, or return the result itself.");
+                    + " completion only for CompletableFuture, CompletionStage, and Reactor's Mono and Flux",
+                    "Declare the return type as CompletableFuture, CompletionStage, Mono or Flux, or return the result"
+                            + " itself.");
         }
         return false;
+    }
+
+    private static LockedOperation.Publishers publishers(Class<?> type) {
+        if (ReturnTypes.isMono(type)) {
+            return LockedOperation.Publishers.MONO;
+        }
+        return ReturnTypes.isFlux(type) ? LockedOperation.Publishers.FLUX : LockedOperation.Publishers.NONE;
     }
 }

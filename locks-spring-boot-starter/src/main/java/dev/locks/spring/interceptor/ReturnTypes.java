@@ -25,6 +25,29 @@ final class ReturnTypes {
         return parameters.length > 0 && CONTINUATION.equals(parameters[parameters.length - 1].getName());
     }
 
+    private static final String MONO = "reactor.core.publisher.Mono";
+
+    private static final String FLUX = "reactor.core.publisher.Flux";
+
+    /** Whether {@code type} is Reactor's {@code Mono} or a subclass, known by name so that Reactor stays optional. */
+    static boolean isMono(Class<?> type) {
+        return isOrExtends(type, MONO);
+    }
+
+    /** Whether {@code type} is Reactor's {@code Flux} or a subclass, known by name as {@link #isMono} does. */
+    static boolean isFlux(Class<?> type) {
+        return isOrExtends(type, FLUX);
+    }
+
+    private static boolean isOrExtends(Class<?> type, String name) {
+        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
+            if (c.getName().equals(name)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
      * Whether a method of this return type hands back its result later: a future, a completion stage, or a
      * reactive type Spring knows ({@code Mono}, {@code Flux}, ...).

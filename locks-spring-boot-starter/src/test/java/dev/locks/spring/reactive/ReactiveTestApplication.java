@@ -1,0 +1,170 @@
+package dev.locks.spring.reactive;
+
+import dev.locks.Lease;
+import dev.locks.annotation.Locked;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * A WebFlux application (Reactor Netty) over a reactive service with {@code @Locked} methods, for the tests over
+ * HTTP. Its critical sections read a value, hop to another thread (a timer of Reactor's parallel scheduler) and
+ * write it back, so that two of them at once lose an update.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+class ReactiveTestApplication {
+
+    @Bean
+    Counters counters() {
+        return new Counters();
+    }
+
+    @Bean
+    ReactiveService reactiveService(Counters counters) {
+        return new ReactiveService(counters);
+    }
+
+    /** What the critical sections share, unguarded: only the locks keep it right. */
+    static final class Counters {
+
+        /** Read and written under the lock 'counter' only; neither atomic nor volatile on purpose. */
+        int value;
+
+        /** How many critical sections run at this moment, and the most ever seen. */
+        final AtomicInteger inside = new AtomicInteger();
+
+        final AtomicInteger mostInside = new AtomicInteger();
+
+        /** How many times the hanging method's publisher was subscribed to (its body ran). */
+        final AtomicInteger hangs = new AtomicInteger();
+
+        /** Counted down when a hanging publisher runs under its lock. */
+        volatile CountDownLatch hanging = new CountDownLatch(1);
+
+        void enter() {
+            mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+        }
+
+        void leave() {
+            inside.decrementAndGet();
+        }
+    }
+
+    static class ReactiveService {
+
+        private final Counters counters;
+
+        ReactiveService(Counters counters) {
+            this.counters = counters;
+        }
+
+        /** Read, hop threads, write: exact only one at a time. */
+        @Locked(keys = "'counter'")
+        public Mono<Integer> increment() {
+            return readHopAndWrite();
+        }
+
+        /** Three elements, each a read, a hop and a write of the same counter as {@link #increment}. */
+        @Locked(keys = "'counter'")
+        public Flux<Integer> incrementThrice() {
+            return Flux.range(0, 3).concatMap(i -> readHopAndWrite());
+        }
+
+        private Mono<Integer> readHopAndWrite() {
+            return Mono.fromSupplier(() -> {
+                counters.enter();
+                return counters.value;
+            }).delayElement(Duration.ofMillis(1)).map(read -> {
+                counters.value = read + 1;
+                counters.leave();
+                return read + 1;
+            });
+        }
+
+        /** Fails after a hop, under the lock. */
+        @Locked(keys = "'failing'")
+        public Mono<String> fail() {
+            return Mono.delay(Duration.ofMillis(1)).then(Mono.error(new IllegalStateException("failed on purpose")));
+        }
+
+        /** Never completes: only a cancellation ends it. */
+        @Locked(keys = "'hanging'")
+        public Mono<String> hang() {
+            return Mono.<String>never().doOnSubscribe(subscription -> {
+                counters.hangs.incrementAndGet();
+                counters.hanging.countDown();
+            });
+        }
+
+        /** Never completes either, as a stream. */
+        @Locked(keys = "'hanging-stream'")
+        public Flux<Long> hangAsStream() {
+            return Flux.interval(Duration.ofMillis(5)).doOnSubscribe(subscription -> counters.hanging.countDown());
+        }
+
+        /** The lease of the running publisher, as it sees it in its context. */
+        @Locked(keys = "'lease:' + #id")
+        public Mono<String> lease(String id) {
+            return ReactiveLease.current().delayElement(Duration.ofMillis(1)).map(ReactiveService::describe);
+        }
+
+        /** The lease of the running stream, in each of its elements. */
+        @Locked(keys = "'lease:' + #id")
+        public Flux<String> leaseAsStream(String id) {
+            return Flux.range(0, 2).concatMap(i -> ReactiveLease.current().map(ReactiveService::describe));
+        }
+
+        private static String describe(Lease lease) {
+            return lease.keys() + " held=" + lease.isHeld();
+        }
+    }
+
+    /** A member class of the configuration, and a {@code @Component}: registered as a bean with it. */
+    @RestController
+    static class ReactiveController {
+
+        private final ReactiveService service;
+
+        ReactiveController(ReactiveService service) {
+            this.service = service;
+        }
+
+        @GetMapping("/increment")
+        Mono<Integer> increment() {
+            return service.increment();
+        }
+
+        @GetMapping("/increment-thrice")
+        Flux<Integer> incrementThrice() {
+            return service.incrementThrice();
+        }
+
+        @GetMapping("/fail")
+        Mono<String> fail() {
+            return service.fail();
+        }
+
+        @GetMapping("/hang")
+        Mono<String> hang() {
+            return service.hang();
+        }
+
+        @GetMapping("/hang-stream")
+        Flux<Long> hangAsStream() {
+            return service.hangAsStream();
+        }
+
+        @GetMapping("/lease")
+        Mono<String> lease() {
+            return service.lease("a");
+        }
+    }
+}
