@@ -16,6 +16,7 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import reactor.core.publisher.Mono;
 
 /** {@code /accounts} and {@code /transfers}. */
 @RestController
@@ -27,11 +28,14 @@ class AccountController implements DisposableBean {
 
     private final AccountLockDemo lockDemo;
 
+    private final AccountAuditService audits;
+
     private final ExecutorService holders = Executors.newCachedThreadPool(new CustomizableThreadFactory("lock-holder-"));
 
-    AccountController(AccountService accounts, AccountLockDemo lockDemo) {
+    AccountController(AccountService accounts, AccountLockDemo lockDemo, AccountAuditService audits) {
         this.accounts = accounts;
         this.lockDemo = lockDemo;
+        this.audits = audits;
     }
 
     /** Every account, and the total, which transfers never change. */
@@ -39,6 +43,12 @@ class AccountController implements DisposableBean {
     Accounts accounts() {
         List<Account> all = accounts.accounts();
         return new Accounts(all, all.stream().map(Account::balance).reduce(BigDecimal.ZERO, BigDecimal::add));
+    }
+
+    /** The account's balance and transfer counts, read under its lock by a reactive {@code @Locked} method. */
+    @GetMapping("/accounts/{id}/audit")
+    Mono<AccountAuditService.Audit> audit(@PathVariable long id) {
+        return audits.audit(id);
     }
 
     @PostMapping("/transfers")
