@@ -4,12 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 import dev.locks.LockRegistry;
-import java.io.File;
 import java.lang.reflect.InvocationTargetException;
 import java.net.MalformedURLException;
-import java.net.URL;
-import java.net.URLClassLoader;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -32,7 +28,7 @@ class WithoutRedisOnTheClasspathTests {
 
     @Test
     void applicationShouldStartOnTheLocalBackend() throws Exception {
-        try (URLClassLoader withoutRedis = classpathWithoutRedis()) {
+        try (IsolatedClasspath withoutRedis = classpathWithoutRedis()) {
             assertThat(withoutRedis.getResource("org/springframework/data/redis/connection/RedisConnectionFactory.class"))
                     .isNull();
             assertThat(withoutRedis.getResource("dev/locks/redis/RedisLockRegistry.class")).isNull();
@@ -43,7 +39,7 @@ class WithoutRedisOnTheClasspathTests {
 
     @Test
     void redisBackendShouldFailStartupNamingTheDependencyToAdd() throws Exception {
-        try (URLClassLoader withoutRedis = classpathWithoutRedis()) {
+        try (IsolatedClasspath withoutRedis = classpathWithoutRedis()) {
             assertThatExceptionOfType(InvocationTargetException.class)
                     .isThrownBy(() -> startInside(withoutRedis, "--locks.backend=redis"))
                     .satisfies(failure -> {
@@ -59,28 +55,12 @@ class WithoutRedisOnTheClasspathTests {
     }
 
     /** Starts {@link PlainApplication} as the isolated class loader has it, and returns its backend. */
-    private static Object startInside(ClassLoader loader, String... args) throws Exception {
-        Thread thread = Thread.currentThread();
-        ClassLoader previous = thread.getContextClassLoader();
-        thread.setContextClassLoader(loader);
-        try {
-            return loader.loadClass(PlainApplication.class.getName()).getMethod("backend", String[].class)
-                    .invoke(null, (Object) args);
-        }
-        finally {
-            thread.setContextClassLoader(previous);
-        }
+    private static Object startInside(IsolatedClasspath loader, String... args) throws Exception {
+        return loader.run(PlainApplication.class, "backend", args);
     }
 
-    private static URLClassLoader classpathWithoutRedis() throws MalformedURLException {
-        List<URL> urls = new ArrayList<>();
-        for (String entry : System.getProperty("java.class.path").split(File.pathSeparator)) {
-            if (REDIS_JARS.stream().noneMatch(entry::contains)) {
-                urls.add(new File(entry).toURI().toURL());
-            }
-        }
-        assertThat(urls).as("the test classpath (java.class.path)").hasSizeGreaterThan(10);
-        return new URLClassLoader(urls.toArray(URL[]::new), ClassLoader.getPlatformClassLoader());
+    private static IsolatedClasspath classpathWithoutRedis() throws MalformedURLException {
+        return IsolatedClasspath.without(REDIS_JARS);
     }
 
     /** An application of its own: every auto-configuration on its classpath, the starter's included. */
