@@ -168,8 +168,13 @@ final class RedisComputeNode implements AutoCloseable {
         return store.get(key);
     }
 
+    /**
+     * Takes this node's flight of {@code key} out of the way first (later callers here start anew), then the
+     * value and the miss in flight in Redis, telling the other nodes to do as this one did.
+     */
     void invalidate(String key) {
-        store.invalidate(key);
+        flights.invalidate(key);
+        store.invalidate(key, RedisComputeNotice.invalidated(id, key));
     }
 
     /** How many times Redis confirmed this node's subscription (once, plus once per re-subscription). */
@@ -289,19 +294,23 @@ final class RedisComputeNode implements AutoCloseable {
         if (notice.node().equals(id)) {
             return; // this node settled its own flight as it ended the miss, with the object itself
         }
-        Object attached = flights.attachment(notice.key());
-        if (!(attached instanceof RedisComputeFlight flight)) {
+        if (RedisComputeNotice.INVALIDATED.equals(notice.outcome())) {
+            flights.invalidate(notice.key()); // callers here that come later start a new miss
             return;
         }
-        if (!flight.isAbout(notice.miss())) {
-            flight.poke(); // a miss this node has not placed yet (its claim's answer is on its way): look again
+        RedisComputeFlight flight = flightAbout(notice.key(), notice.miss());
+        if (flight == null) {
+            if (flights.attachment(notice.key()) instanceof RedisComputeFlight current) {
+                current.poke(); // a miss this node has not placed yet (its claim's answer is on its way): look again
+            }
             return;
         }
         ComputeOutcome outcome = switch (notice.outcome()) {
             case RedisComputeNotice.NULL -> new ComputeOutcome.Value(null);
             case RedisComputeNotice.FAILED -> new ComputeOutcome.Failed(
                     new ComputeFailedException(notice.key(), notice.className(), notice.message()));
-            default -> fetched(notice.key());
+            case RedisComputeNotice.UNSTORED -> fetched(notice.key(), () -> store.invalidatedValue(notice.key(), notice.miss()));
+            default -> fetched(notice.key(), () -> store.get(notice.key()));
         };
         if (outcome == null) {
             flight.poke();
@@ -311,9 +320,9 @@ final class RedisComputeNode implements AutoCloseable {
     }
 
     /** The value a notice announced, or {@code null} if it is gone already or cannot be read now. */
-    private ComputeOutcome fetched(String key) {
+    private ComputeOutcome fetched(String key, java.util.function.Supplier<Object> fetch) {
         try {
-            Object value = store.get(key);
+            Object value = fetch.get();
             return value == null ? null : new ComputeOutcome.Value(value);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, () -> "could not fetch the value of '" + key
@@ -344,9 +353,18 @@ final class RedisComputeNode implements AutoCloseable {
         }
     }
 
+    /** This node's flight of {@code key} that takes part in the miss {@code missId}: the current one, or one invalidated. */
     private RedisComputeFlight flightAbout(String key, String missId) {
         Object attached = flights.attachment(key);
-        return attached instanceof RedisComputeFlight flight && flight.isAbout(missId) ? flight : null;
+        if (attached instanceof RedisComputeFlight flight && flight.isAbout(missId)) {
+            return flight;
+        }
+        for (Object each : flights.attachments(key)) {
+            if (each instanceof RedisComputeFlight flight && flight.isAbout(missId)) {
+                return flight;
+            }
+        }
+        return null;
     }
 
     private RedisComputeStore.Claimant claimant(ComputeOptions options, String hint) {
