@@ -28,13 +28,19 @@ public final class UnreadableValues {
         this.clock = clock;
     }
 
-    /** The value of {@code key} could not be read, for {@code cause}; it has been removed. */
-    public void report(String key, Throwable cause) {
+    /**
+     * The value of {@code key} could not be read, for {@code cause}; it is removed.
+     *
+     * @return whether this report was logged (the first for the key in a minute)
+     */
+    public boolean report(String key, Throwable cause) {
         events.count(ComputeResult.UNREADABLE);
-        if (shouldWarn(key)) {
-            LOG.log(Level.WARNING, "the stored value of '" + key + "' could not be read (" + kind(cause)
-                    + "); it was removed and is computed again. This is logged once a minute per key.");
+        if (!shouldWarn(key)) {
+            return false;
         }
+        LOG.log(Level.WARNING, "the stored value of '" + key + "' could not be read (" + kind(cause)
+                + "); it is removed and computed again. This is logged once a minute per key.");
+        return true;
     }
 
     private boolean shouldWarn(String key) {
