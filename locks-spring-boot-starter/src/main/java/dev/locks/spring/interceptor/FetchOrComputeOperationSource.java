@@ -9,10 +9,9 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.env.Environment;
-import org.springframework.expression.Expression;
 
 /**
- * Parses {@link FetchOrCompute} annotations once per bean class: the key expression, the duration
+ * Parses {@link FetchOrCompute} annotations once per bean class: the name and key expression, the duration
  * attributes, and the return type.
  *
  * <p>Return types: a value (stored as is); {@code Optional} (its content is stored, an empty one stores
@@ -36,10 +35,9 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
     protected FetchOrComputeOperation parse(FetchOrCompute annotation, Method method, Class<?> targetClass) {
         AttributeValues values = new AttributeValues(environment, FetchOrCompute.class, targetClass, method);
         boolean optional = checkReturnType(method, values);
-        MethodParameters parameters = expressions.parameters(method);
-        Expression key = values.expression("key", annotation.key(), expressions, parameters);
-        return new FetchOrComputeOperation(MethodDescriptions.describe(targetClass, method), expressions, parameters,
-                annotation.key(), key, overrides(annotation, values), optional);
+        ComputedKey key = ComputedKey.parse(FetchOrCompute.class, annotation.name().trim(), annotation.key(), method,
+                targetClass, values, expressions);
+        return new FetchOrComputeOperation(key, overrides(annotation, values), optional);
     }
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {

@@ -129,6 +129,22 @@ class InvalidAnnotationStartupTests {
                 .contains("it returns java.util.concurrent.Future");
     }
 
+    @Test
+    void badKeyExpressionOfEvictComputedShouldStopStartupNamingClassMethodAndExpression() {
+        FailureAnalysis analysis = failure(BadEviction.class);
+        assertThat(analysis.getDescription()).contains("@EvictComputed annotation of method 'update'")
+                .contains("class '" + BadEviction.class.getName() + "'")
+                .contains("Attribute: key")
+                .contains("Value: '#nope'")
+                .contains("'#nope' is not a parameter of the method");
+    }
+
+    @Test
+    void emptyNameOfEvictComputedShouldStopStartup() {
+        assertThat(failure(UnnamedEviction.class).getDescription()).contains("@EvictComputed")
+                .contains("Attribute: name").contains("it is empty");
+    }
+
     private FailureAnalysis failure(Class<?> beanClass) {
         FailureAnalysis[] analysis = new FailureAnalysis[1];
         runner.withBean(beanClass).run(context -> {
@@ -255,6 +271,20 @@ class InvalidAnnotationStartupTests {
         @Locked(keys = "#id")
         public java.util.concurrent.Future<String> run(String id) {
             return CompletableFuture.completedFuture(id);
+        }
+    }
+
+    static class BadEviction {
+
+        @dev.locks.annotation.EvictComputed(name = "quotes", key = "#nope")
+        public void update(String symbol) {
+        }
+    }
+
+    static class UnnamedEviction {
+
+        @dev.locks.annotation.EvictComputed(name = " ", key = "#symbol")
+        public void update(String symbol) {
         }
     }
 }
