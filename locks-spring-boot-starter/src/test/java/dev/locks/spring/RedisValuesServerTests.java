@@ -7,6 +7,7 @@ import dev.locks.ComputeCache;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.LockUnavailableException;
+import dev.locks.redis.AllowListJdkSerializer;
 import dev.locks.redis.RedisLockRegistry;
 import dev.locks.redis.test.RedisConnections;
 import dev.locks.redis.test.RedisServerExtension;
@@ -154,6 +155,40 @@ class RedisValuesServerTests {
                 });
     }
 
+    @Test
+    void defaultSerializerShouldAllowTheApplicationsPackagesAndTheJdkValueTypes() {
+        onTheLockServer().withUserConfiguration(ApplicationPackage.class).run(context -> {
+            AllowListJdkSerializer serializer = context.getBean(RedisBackendConfiguration.SERIALIZER_BEAN_NAME,
+                    AllowListJdkSerializer.class);
+            assertThat(serializer.allowedClasses()).containsExactly("java.lang.*", "java.util.**", "java.time.**",
+                    "java.math.*", "dev.locks.spring.**");
+            Holding value = new Holding("ACME", java.math.BigDecimal.TEN);
+            assertThat(serializer.deserialize(serializer.serialize(value))).isEqualTo(value);
+            ComputeCache cache = context.getBean(ComputeCache.class);
+            cache.fetchOrCompute("holdings:1", TTL, () -> value);
+            assertThat(cache.fetchOrCompute("holdings:1", TTL, () -> (Object) "not stored")).isEqualTo(value);
+        });
+    }
+
+    @Test
+    void allowedClassesShouldReplaceTheDefaults() {
+        onTheLockServer().withUserConfiguration(ApplicationPackage.class)
+                .withPropertyValues("locks.redis.serialization.allowed-classes=java.lang.*,com.example.**")
+                .run(context -> assertThat(context.getBean(RedisBackendConfiguration.SERIALIZER_BEAN_NAME,
+                        AllowListJdkSerializer.class).allowedClasses()).containsExactly("java.lang.*", "com.example.**"));
+    }
+
+    @Test
+    void patternThatIsNotAClassPatternShouldStopStartupNamingTheProperty() {
+        onTheLockServer().withPropertyValues("locks.redis.serialization.allowed-classes=java.lang.*,maxdepth=1000")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(context.getStartupFailure()).rootCause()
+                            .isInstanceOf(InvalidConfigurationPropertyValueException.class)
+                            .hasMessageContaining("locks.redis.serialization.allowed-classes");
+                });
+    }
+
     private static List<String> keys(RedisServerExtension server) {
         Object reply = server.server().command("KEYS", "*");
         return ((List<?>) reply).stream().map(String::valueOf).toList();
@@ -177,5 +212,13 @@ class RedisValuesServerTests {
                 @org.springframework.beans.factory.annotation.Value("${test.values-port}") int port) {
             return RedisConnections.connectionFactory(port);
         }
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @org.springframework.boot.autoconfigure.AutoConfigurationPackage
+    static class ApplicationPackage {
+    }
+
+    record Holding(String symbol, java.math.BigDecimal amount) implements java.io.Serializable {
     }
 }
