@@ -256,7 +256,8 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
     }
 
     /**
-     * Builds a {@link RedisComputeCache}. Defaults: key prefix {@code "locks:"}, JDK serialization,
+     * Builds a {@link RedisComputeCache}. Defaults: key prefix {@code "locks:"}, JDK serialization of the JDK's
+     * value types ({@link AllowListJdkSerializer}),
      * {@link ComputeOptions#defaults()} (TTL 5 minutes, compute timeout 30 seconds), the system clock, no
      * observer.
      */
