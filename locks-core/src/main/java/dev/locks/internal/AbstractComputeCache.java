@@ -13,6 +13,7 @@ import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.LocksObserver.ComputeResult;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.function.Supplier;
 
 /**
@@ -202,7 +203,7 @@ public abstract class AbstractComputeCache implements ComputeCache {
 
         /** "computing 'a' fetches 'b', which fetches 'a'", from the outermost computation of {@code key}. */
         String chainTo(String key) {
-            java.util.ArrayDeque<String> chain = new java.util.ArrayDeque<>();
+            ArrayDeque<String> chain = new ArrayDeque<>();
             for (Computing each = this; each != null; each = each.outer) {
                 chain.addFirst(each.key);
                 if (each.key.equals(key)) {

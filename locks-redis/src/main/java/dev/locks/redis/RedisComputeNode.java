@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.springframework.data.redis.serializer.SerializationException;
 
 /**
@@ -320,7 +321,7 @@ final class RedisComputeNode implements AutoCloseable {
     }
 
     /** The value a notice announced, or {@code null} if it is gone already or cannot be read now. */
-    private ComputeOutcome fetched(String key, java.util.function.Supplier<Object> fetch) {
+    private ComputeOutcome fetched(String key, Supplier<Object> fetch) {
         try {
             Object value = fetch.get();
             return value == null ? null : new ComputeOutcome.Value(value);

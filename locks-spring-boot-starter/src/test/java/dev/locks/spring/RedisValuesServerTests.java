@@ -11,12 +11,16 @@ import dev.locks.redis.AllowListJdkSerializer;
 import dev.locks.redis.RedisLockRegistry;
 import dev.locks.redis.test.RedisConnections;
 import dev.locks.redis.test.RedisServerExtension;
+import java.io.Serializable;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackage;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.data.redis.autoconfigure.DataRedisAutoConfiguration;
@@ -162,7 +166,7 @@ class RedisValuesServerTests {
                     AllowListJdkSerializer.class);
             assertThat(serializer.allowedClasses()).containsExactly("java.lang.*", "java.util.**", "java.time.**",
                     "java.math.*", "dev.locks.spring.**");
-            Holding value = new Holding("ACME", java.math.BigDecimal.TEN);
+            Holding value = new Holding("ACME", BigDecimal.TEN);
             assertThat(serializer.deserialize(serializer.serialize(value))).isEqualTo(value);
             ComputeCache cache = context.getBean(ComputeCache.class);
             cache.fetchOrCompute("holdings:1", TTL, () -> value);
@@ -199,7 +203,7 @@ class RedisValuesServerTests {
 
         @Bean(defaultCandidate = false)
         LettuceConnectionFactory locksComputeRedisConnectionFactory(
-                @org.springframework.beans.factory.annotation.Value("${test.values-port}") int port) {
+                @Value("${test.values-port}") int port) {
             return RedisConnections.connectionFactory(port);
         }
     }
@@ -209,16 +213,16 @@ class RedisValuesServerTests {
 
         @Bean
         LettuceConnectionFactory locksComputeRedisConnectionFactory(
-                @org.springframework.beans.factory.annotation.Value("${test.values-port}") int port) {
+                @Value("${test.values-port}") int port) {
             return RedisConnections.connectionFactory(port);
         }
     }
 
     @Configuration(proxyBeanMethods = false)
-    @org.springframework.boot.autoconfigure.AutoConfigurationPackage
+    @AutoConfigurationPackage
     static class ApplicationPackage {
     }
 
-    record Holding(String symbol, java.math.BigDecimal amount) implements java.io.Serializable {
+    record Holding(String symbol, BigDecimal amount) implements Serializable {
     }
 }

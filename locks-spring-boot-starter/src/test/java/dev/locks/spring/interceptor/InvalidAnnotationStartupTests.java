@@ -2,6 +2,7 @@ package dev.locks.spring.interceptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locks.annotation.EvictComputed;
 import dev.locks.annotation.FetchOrCompute;
 import dev.locks.annotation.Locked;
 import dev.locks.spring.LocksAutoConfiguration;
@@ -276,14 +277,14 @@ class InvalidAnnotationStartupTests {
 
     static class BadEviction {
 
-        @dev.locks.annotation.EvictComputed(name = "quotes", key = "#nope")
+        @EvictComputed(name = "quotes", key = "#nope")
         public void update(String symbol) {
         }
     }
 
     static class UnnamedEviction {
 
-        @dev.locks.annotation.EvictComputed(name = " ", key = "#symbol")
+        @EvictComputed(name = " ", key = "#symbol")
         public void update(String symbol) {
         }
     }
