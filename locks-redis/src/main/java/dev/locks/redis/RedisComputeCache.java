@@ -205,6 +205,11 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
         node.close();
     }
 
+    /** Whether a caller of {@code key} on this node would now join a computation in flight (tests). */
+    boolean joinsComputationOf(String key) {
+        return node.joinsComputationOf(key);
+    }
+
     /** How many times Redis confirmed this node's subscription (tests: it is up, and comes back after an outage). */
     int subscriptionConfirmations() {
         return node.subscriptionConfirmations();

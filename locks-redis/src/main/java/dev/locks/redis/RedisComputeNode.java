@@ -161,6 +161,11 @@ final class RedisComputeNode implements AutoCloseable {
         return described;
     }
 
+    /** Whether a caller of {@code key} on this node would now join a computation in flight. */
+    boolean joinsComputationOf(String key) {
+        return flights.attachment(key) != null;
+    }
+
     int inFlightCount() {
         return flights.size();
     }

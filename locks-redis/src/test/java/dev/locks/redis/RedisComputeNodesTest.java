@@ -120,6 +120,25 @@ class RedisComputeNodesTest {
     }
 
     @Test
+    void invalidationNoticeShouldMakeTheComputingNodesLaterCallersComputeAnew() {
+        ComputeCacheStall<String> readsOldRow = ComputeCacheStall.returning("old");
+        Future<String> computer = callers.start("alice", () -> a.fetchOrCompute("k", TTL, readsOldRow));
+        readsOldRow.awaitEntered();
+        assertThat(a.joinsComputationOf("k")).isTrue();
+
+        b.invalidate("k");
+
+        await().atMost(ComputeCacheCallers.PATIENCE).until(() -> !a.joinsComputationOf("k"));
+        ComputeCacheStall<String> readsNewRow = ComputeCacheStall.returning("new");
+        Future<String> later = callers.start("carol", () -> a.fetchOrCompute("k", TTL, readsNewRow));
+        readsNewRow.awaitEntered().release(); // carol computes: she did not join alice's computation
+        assertThat(result(later)).isEqualTo("new");
+        readsOldRow.release();
+        assertThat(result(computer)).isEqualTo("old");
+        assertThat(b.fetchOrCompute("k", TTL, () -> "newer")).isEqualTo("new");
+    }
+
+    @Test
     void promotedComputerOfAnotherNodeShouldGetTheFirstHintAndTheFirstCompletionWins() {
         ComputeOutcome.Compute alice = (ComputeOutcome.Compute) a.begin("k", TTL, "alice's hint");
         Future<ComputeOutcome> bob = callers.start("bob", () -> b.begin("k", TTL, "bob's hint"));
