@@ -66,8 +66,10 @@ public final class AllowListJdkSerializer implements RedisSerializer<Object> {
     public AllowListJdkSerializer(ClassLoader classLoader, Collection<String> allowedClasses) {
         this.classLoader = classLoader;
         this.allowed = List.copyOf(checked(allowedClasses));
-        StringBuilder spec = new StringBuilder().append("maxdepth=").append(MAX_DEPTH).append(";maxrefs=")
-                .append(MAX_REFERENCES).append(";maxarray=").append(MAX_ARRAY_LENGTH).append(";maxbytes=").append(MAX_BYTES);
+        StringBuilder spec = new StringBuilder().append("maxdepth=").append(MAX_DEPTH)
+                .append(";maxrefs=").append(MAX_REFERENCES)
+                .append(";maxarray=").append(MAX_ARRAY_LENGTH)
+                .append(";maxbytes=").append(MAX_BYTES);
         allowed.forEach(pattern -> spec.append(';').append(pattern));
         this.filter = ObjectInputFilter.Config.createFilter(spec.append(";!*").toString());
     }

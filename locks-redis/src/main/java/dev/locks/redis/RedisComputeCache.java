@@ -64,7 +64,8 @@ import org.springframework.data.redis.serializer.SerializationException;
  * serialization with an allow-list ({@link AllowListJdkSerializer}), which needs {@link java.io.Serializable}
  * values whose classes every node has and the allow-list names. A stored value that cannot be read (corrupt,
  * a class renamed or refused) is a miss: removed, computed again, logged at {@code WARN} once a minute per key
- * and counted as {@link ComputeResult#UNREADABLE}; it never fails the call. On Redis Cluster, give the key prefix a hash tag (say {@code {locks}:}).
+ * and counted as {@link ComputeResult#UNREADABLE}; it never fails the call. On Redis Cluster, give the key prefix
+ * a hash tag (say {@code {locks}:}).
  *
  * <p>{@link #computations()} shows this node's computations (the computer with its node, this node's waiters);
  * {@link #close()} ends the subscription. Thread-safe; build one per application and share it.
@@ -338,7 +339,8 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
         /** Builds the cache and subscribes it; Redis need not be up yet. */
         public RedisComputeCache build() {
             if (serializer == null) {
-                serializer = AllowListJdkSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of());
+                serializer = AllowListJdkSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(),
+                        List.of());
             }
             return new RedisComputeCache(this);
         }

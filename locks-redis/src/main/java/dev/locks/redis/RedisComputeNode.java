@@ -315,7 +315,8 @@ final class RedisComputeNode implements AutoCloseable {
             case RedisComputeNotice.NULL -> new ComputeOutcome.Value(null);
             case RedisComputeNotice.FAILED -> new ComputeOutcome.Failed(
                     new ComputeFailedException(notice.key(), notice.className(), notice.message()));
-            case RedisComputeNotice.UNSTORED -> fetched(notice.key(), () -> store.invalidatedValue(notice.key(), notice.miss()));
+            case RedisComputeNotice.UNSTORED ->
+                    fetched(notice.key(), () -> store.invalidatedValue(notice.key(), notice.miss()));
             default -> fetched(notice.key(), () -> store.get(notice.key()));
         };
         if (outcome == null) {
@@ -359,7 +360,7 @@ final class RedisComputeNode implements AutoCloseable {
         }
     }
 
-    /** This node's flight of {@code key} that takes part in the miss {@code missId}: the current one, or one invalidated. */
+    /** This node's flight of {@code key} in the miss {@code missId}: the current one, or one invalidated. */
     private RedisComputeFlight flightAbout(String key, String missId) {
         Object attached = flights.attachment(key);
         if (attached instanceof RedisComputeFlight flight && flight.isAbout(missId)) {

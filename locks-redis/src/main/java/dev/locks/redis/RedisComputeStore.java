@@ -192,7 +192,8 @@ final class RedisComputeStore {
     boolean fail(String node, String key, RedisComputeTicket ticket, Throwable error) {
         RedisComputeNotice notice = RedisComputeNotice.failed(node, key, ticket.miss(), error);
         Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(FAIL, raw(), raw(),
-                List.of(missKey(key), invalidatedKey(key)), bytes(ticket.miss()), bytes(ticket.computer()), bytes(notice.className()),
+                List.of(missKey(key), invalidatedKey(key)), bytes(ticket.miss()), bytes(ticket.computer()),
+                bytes(notice.className()),
                 bytes(notice.message() == null ? "0" : "1"), bytes(notice.message() == null ? "" : notice.message()),
                 graceMillis, channelBytes, bytes(notice.encode())));
         return done != null && done == 1;

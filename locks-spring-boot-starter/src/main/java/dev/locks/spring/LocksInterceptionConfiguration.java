@@ -24,7 +24,8 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * The {@code @Locked}, {@code @FetchOrCompute} and {@code @EvictComputed} advisors, as Spring's own transaction advisor is made:
+ * The {@code @Locked}, {@code @FetchOrCompute} and {@code @EvictComputed} advisors, as Spring's own transaction
+ * advisor is made:
  * infrastructure beans that whatever auto-proxy creator the application has applies (and one is registered
  * if it has none), so that no {@code @EnableAspectJAutoProxy} is needed. They depend on nothing the
  * application defines until the first call, when the registry and the cache are looked up once.

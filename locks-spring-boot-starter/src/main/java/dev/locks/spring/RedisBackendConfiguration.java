@@ -150,15 +150,18 @@ class RedisBackendConfiguration {
     }
 
     /** The application's {@value #COMPUTE_CONNECTION_FACTORY_BEAN_NAME} if it has one, else the locks' own. */
-    private static RedisConnectionFactory valuesConnectionFactory(RedisConnectionFactory locks, BeanFactory beanFactory) {
+    private static RedisConnectionFactory valuesConnectionFactory(RedisConnectionFactory locks,
+            BeanFactory beanFactory) {
         return beanFactory.containsBean(COMPUTE_CONNECTION_FACTORY_BEAN_NAME)
                 ? beanFactory.getBean(COMPUTE_CONNECTION_FACTORY_BEAN_NAME, RedisConnectionFactory.class) : locks;
     }
 
     /** The locks must not land on the values' server because it was the only connection factory left. */
     private static void requireLockServer(RedisConnectionFactory locks, BeanFactory beanFactory) {
-        if (beanFactory.containsBean(COMPUTE_CONNECTION_FACTORY_BEAN_NAME) && valuesConnectionFactory(locks, beanFactory) == locks) {
-            throw new IllegalStateException("The RedisConnectionFactory of the locks is " + COMPUTE_CONNECTION_FACTORY_BEAN_NAME
+        if (beanFactory.containsBean(COMPUTE_CONNECTION_FACTORY_BEAN_NAME)
+                && valuesConnectionFactory(locks, beanFactory) == locks) {
+            throw new IllegalStateException("The RedisConnectionFactory of the locks is "
+                    + COMPUTE_CONNECTION_FACTORY_BEAN_NAME
                     + ", meant for computed values only. Declare it with @Bean(defaultCandidate = false), so that"
                     + " Spring Boot still configures the connection factory of spring.data.redis.* for the locks, or"
                     + " define that one yourself.");
