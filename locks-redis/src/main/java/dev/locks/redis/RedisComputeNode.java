@@ -144,8 +144,12 @@ final class RedisComputeNode implements AutoCloseable {
 
     /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
     long computingSince(String key, RedisComputeTicket ticket, long orElse) {
-        RedisComputeFlight flight = flightAbout(key, ticket.miss());
-        return flight == null ? orElse : flight.computingSince(ticket, orElse);
+        for (RedisComputeFlight flight : flightsAbout(key, ticket.miss())) {
+            if (flight.localComputerOf(ticket) != null) {
+                return flight.computingSince(ticket, orElse);
+            }
+        }
+        return orElse;
     }
 
     /** This node's flights: the computer (with its node) and this node's waiters of each. */
@@ -304,8 +308,8 @@ final class RedisComputeNode implements AutoCloseable {
             flights.invalidate(notice.key()); // callers here that come later start a new miss
             return;
         }
-        RedisComputeFlight flight = flightAbout(notice.key(), notice.miss());
-        if (flight == null) {
+        List<RedisComputeFlight> about = flightsAbout(notice.key(), notice.miss());
+        if (about.isEmpty()) {
             if (flights.attachment(notice.key()) instanceof RedisComputeFlight current) {
                 current.poke(); // a miss this node has not placed yet (its claim's answer is on its way): look again
             }
@@ -319,10 +323,12 @@ final class RedisComputeNode implements AutoCloseable {
                     fetched(notice.key(), () -> store.invalidatedValue(notice.key(), notice.miss()));
             default -> fetched(notice.key(), () -> store.get(notice.key()));
         };
-        if (outcome == null) {
-            flight.poke();
-        } else {
-            settle(flight, outcome);
+        for (RedisComputeFlight flight : about) {
+            if (outcome == null) {
+                flight.poke();
+            } else {
+                settle(flight, outcome);
+            }
         }
     }
 
@@ -338,10 +344,9 @@ final class RedisComputeNode implements AutoCloseable {
         }
     }
 
-    /** Settles this node's flight of {@code key}, if it is about {@code missId}. */
+    /** Settles this node's flights of {@code key} that are about {@code missId}. */
     private void settleHere(String key, String missId, ComputeOutcome outcome) {
-        RedisComputeFlight flight = flightAbout(key, missId);
-        if (flight != null) {
+        for (RedisComputeFlight flight : flightsAbout(key, missId)) {
             settle(flight, outcome);
         }
     }
@@ -353,25 +358,26 @@ final class RedisComputeNode implements AutoCloseable {
 
     /** A computer whose completion or failure was refused gives its turn on this node to the oldest waiter. */
     private void passTurn(String key, RedisComputeTicket ticket) {
-        RedisComputeFlight flight = flightAbout(key, ticket.miss());
-        ComputeTicket local = flight == null ? null : flight.localComputerOf(ticket);
-        if (local != null) {
-            flights.handOver(local);
+        for (RedisComputeFlight flight : flightsAbout(key, ticket.miss())) {
+            ComputeTicket local = flight.localComputerOf(ticket);
+            if (local != null) {
+                flights.handOver(local);
+            }
         }
     }
 
-    /** This node's flight of {@code key} in the miss {@code missId}: the current one, or one invalidated. */
-    private RedisComputeFlight flightAbout(String key, String missId) {
-        Object attached = flights.attachment(key);
-        if (attached instanceof RedisComputeFlight flight && flight.isAbout(missId)) {
-            return flight;
-        }
+    /**
+     * This node's flights of {@code key} in the miss {@code missId}: the current one and those invalidated while
+     * they ran (which may wait for the same miss, when this node invalidated the key just before Redis did).
+     */
+    private List<RedisComputeFlight> flightsAbout(String key, String missId) {
+        List<RedisComputeFlight> about = new ArrayList<>(1);
         for (Object each : flights.attachments(key)) {
             if (each instanceof RedisComputeFlight flight && flight.isAbout(missId)) {
-                return flight;
+                about.add(flight);
             }
         }
-        return null;
+        return about;
     }
 
     private RedisComputeStore.Claimant claimant(ComputeOptions options, String hint) {
