@@ -13,7 +13,8 @@ import org.aopalliance.intercept.MethodInvocation;
  * annotation are the cache's defaults ({@code locks.compute.*}). Each call is observed ({@link CallObservations}:
  * an Observation {@code locks.compute} when the application has an {@code ObservationRegistry}), and the cache's
  * event of the call carries the method's name ({@link CallNames}), the {@code name} tag of the meters; the body
- * itself runs under its caller's name.
+ * itself runs under its caller's name. A method returning Reactor's {@code Mono} gets a {@code Mono} back that does
+ * all this on subscription, off the subscriber's thread ({@link ReactiveComputeCalls}).
  */
 public class FetchOrComputeInterceptor implements MethodInterceptor {
 
@@ -49,6 +50,9 @@ public class FetchOrComputeInterceptor implements MethodInterceptor {
         ComputeCache values = cache.get();
         String key = operation.key(invocation);
         ComputeOptions options = operation.options(values.defaultOptions());
+        if (operation.mono()) {
+            return ReactiveComputeCalls.fetchOrCompute(invocation, operation, values, key, options, observations.get());
+        }
         String previous = CallNames.enter(operation.tagName());
         try {
             Object stored = observations.get().observe(CallObservations.COMPUTE, operation.tagName(), values.backend(),

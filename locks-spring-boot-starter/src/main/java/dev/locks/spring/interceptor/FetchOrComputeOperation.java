@@ -19,12 +19,26 @@ public final class FetchOrComputeOperation {
 
     private final String tagName;
 
+    private final boolean mono;
+
     FetchOrComputeOperation(ComputedKey key, String tagName, UnaryOperator<ComputeOptions> overrides,
             boolean optional) {
+        this(key, tagName, overrides, optional, false);
+    }
+
+    /** @param mono whether the method returns a Reactor {@code Mono}, whose value is the one stored */
+    FetchOrComputeOperation(ComputedKey key, String tagName, UnaryOperator<ComputeOptions> overrides,
+            boolean optional, boolean mono) {
         this.key = key;
         this.tagName = tagName;
         this.overrides = new Overrides<>(overrides);
         this.optional = optional;
+        this.mono = mono;
+    }
+
+    /** Whether the method returns a Reactor {@code Mono}: its value is fetched or computed on subscription. */
+    boolean mono() {
+        return mono;
     }
 
     /** The namespace of the method's values: its {@code name}, or {@code "<fully qualified class name>.<method>"}. */

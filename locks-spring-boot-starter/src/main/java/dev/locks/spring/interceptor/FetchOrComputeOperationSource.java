@@ -15,8 +15,9 @@ import org.springframework.core.env.Environment;
  * attributes, and the return type.
  *
  * <p>Return types: a value (stored as is); {@code Optional} (its content is stored, an empty one stores
- * nothing, as a {@code null} result, and callers get an {@code Optional} back). Asynchronous and reactive
- * types ({@code CompletableFuture}, {@code Future}, {@code Mono}, ...), Kotlin {@code suspend} functions and
+ * nothing, as a {@code null} result, and callers get an {@code Optional} back); Reactor's {@code Mono} (its value is
+ * stored, an empty one stores nothing; {@link ReactiveComputeCalls}). A {@code Flux}, other asynchronous and
+ * reactive types ({@code CompletableFuture}, {@code Future}, ...), Kotlin {@code suspend} functions and
  * {@code void} are rejected at startup: the cache would store the future (or what a suspend function returns at
  * its first suspension), not the value.
  */
@@ -40,7 +41,8 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
         ComputedKey key = ComputedKey.parse(FetchOrCompute.class, name, annotation.key(), method, targetClass, values,
                 expressions);
         String tagName = name.isEmpty() ? MethodDescriptions.tagName(targetClass, method) : name;
-        return new FetchOrComputeOperation(key, tagName, overrides(annotation, values), optional);
+        return new FetchOrComputeOperation(key, tagName, overrides(annotation, values), optional,
+                ReturnTypes.isMono(method.getReturnType()));
     }
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {
@@ -73,10 +75,19 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
             throw values.invalid(null, null, "it returns nothing, so there is no value to store",
                     "Return the computed value, or use @Locked to run the method under a lock.");
         }
+        if (ReturnTypes.isMono(type)) {
+            return false;
+        }
+        if (ReturnTypes.isFlux(type)) {
+            throw values.invalid(null, null, "it returns reactor.core.publisher.Flux, a stream of values, and the cache"
+                    + " stores one value per key (as Spring's @Cacheable does not cache streams either)",
+                    "Return a Mono of the whole result (flux.collectList()), or use @Locked to run the stream under a"
+                            + " lock.");
+        }
         if (ReturnTypes.isDeferred(type)) {
             throw values.invalid(null, null, "it returns " + type.getName() + ": the cache would store the"
                     + " future or publisher, not its value",
-                    "Return the value itself (call the method from asynchronous code if need be), or use"
+                    "Return the value itself or a Mono of it (call the method from asynchronous code if need be), or use"
                             + " ComputeCache.fetchOrCompute from inside the asynchronous work.");
         }
         return type == Optional.class;

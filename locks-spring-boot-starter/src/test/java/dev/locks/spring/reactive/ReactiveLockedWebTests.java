@@ -64,6 +64,7 @@ abstract class ReactiveLockedWebTests {
         counters.value = 0;
         counters.mostInside.set(0);
         counters.hangs.set(0);
+        counters.computations.set(0);
         counters.hanging = new CountDownLatch(1);
         connections = ConnectionProvider.builder("concurrent").maxConnections(REQUESTS).pendingAcquireMaxCount(-1)
                 .build();
@@ -183,6 +184,35 @@ abstract class ReactiveLockedWebTests {
 
         assertThat(once.repeat(4).collectList().block(Duration.ofSeconds(30))).containsExactly(1, 2, 3, 4, 5);
         assertFree("counter");
+    }
+
+    @Test
+    void stampedeOfSubscribersShouldComputeTheValueOnce() {
+        String symbol = "ACME-" + System.nanoTime();
+        WebClient web = concurrentClient();
+        List<String> quotes = Flux.range(0, REQUESTS)
+                .flatMap(i -> web.get().uri("/quotes/{symbol}", symbol).retrieve().bodyToMono(String.class), REQUESTS)
+                .collectList().block(Duration.ofSeconds(120));
+
+        assertThat(quotes).hasSize(REQUESTS).containsOnly(symbol + "#1");
+        assertThat(counters.computations).hasValue(1);
+        client.get().uri("/quotes/{symbol}", symbol).exchange().expectBody(String.class).isEqualTo(symbol + "#1");
+        assertThat(counters.computations).hasValue(1);
+    }
+
+    @Test
+    void failedOrEmptyComputationShouldStoreNothing() {
+        String symbol = "BROKEN-" + System.nanoTime();
+        List<Throwable> failures = Flux.range(0, 20)
+                .flatMap(i -> service.brokenQuote(symbol, false).map(Object.class::cast).onErrorResume(Mono::just), 20)
+                .cast(Throwable.class).collectList().block(Duration.ofSeconds(60));
+        assertThat(failures).hasSize(20).allSatisfy(failure -> assertThat(failure).hasMessage("no quote for " + symbol));
+        int failed = counters.computations.get();
+        assertThat(failed).as("failed computations, each shared by the subscribers waiting for it").isBetween(1, 20);
+
+        assertThat(service.brokenQuote(symbol, true).blockOptional(Duration.ofSeconds(30))).isEmpty();
+        assertThat(service.brokenQuote(symbol, true).blockOptional(Duration.ofSeconds(30))).isEmpty();
+        assertThat(counters.computations).as("a failure and an empty Mono store nothing").hasValue(failed + 2);
     }
 
     /** Whether a thread of the starter's wait scheduler is parked in the engine's wait for a lock. */

@@ -1,6 +1,7 @@
 package dev.locks.spring.reactive;
 
 import dev.locks.Lease;
+import dev.locks.annotation.FetchOrCompute;
 import dev.locks.annotation.Locked;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -9,6 +10,7 @@ import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -42,6 +44,9 @@ class ReactiveTestApplication {
         final AtomicInteger inside = new AtomicInteger();
 
         final AtomicInteger mostInside = new AtomicInteger();
+
+        /** How many times a quote was computed (its Mono subscribed to). */
+        final AtomicInteger computations = new AtomicInteger();
 
         /** How many times the hanging method's publisher was subscribed to (its body ran). */
         final AtomicInteger hangs = new AtomicInteger();
@@ -122,6 +127,21 @@ class ReactiveTestApplication {
             return Flux.range(0, 2).concatMap(i -> ReactiveLease.current().map(ReactiveService::describe));
         }
 
+        /** A slow quote: one computation per miss, whatever the number of subscribers. */
+        @FetchOrCompute(key = "'quote:' + #symbol", ttl = "1h")
+        public Mono<String> quote(String symbol) {
+            return Mono.delay(Duration.ofMillis(300)).map(tick -> symbol + "#" + counters.computations.incrementAndGet());
+        }
+
+        /** A computation that fails after a hop, or finds nothing (an empty Mono), as asked. */
+        @FetchOrCompute(key = "'broken:' + #symbol", ttl = "1h")
+        public Mono<String> brokenQuote(String symbol, boolean empty) {
+            return Mono.delay(Duration.ofMillis(1)).flatMap(tick -> {
+                counters.computations.incrementAndGet();
+                return empty ? Mono.<String>empty() : Mono.error(new IllegalStateException("no quote for " + symbol));
+            });
+        }
+
         private static String describe(Lease lease) {
             return lease.keys() + " held=" + lease.isHeld();
         }
@@ -160,6 +180,11 @@ class ReactiveTestApplication {
         @GetMapping("/hang-stream")
         Flux<Long> hangAsStream() {
             return service.hangAsStream();
+        }
+
+        @GetMapping("/quotes/{symbol}")
+        Mono<String> quote(@PathVariable String symbol) {
+            return service.quote(symbol);
         }
 
         @GetMapping("/lease")
