@@ -1,0 +1,138 @@
+package dev.locks.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locks.redis.test.RedisCluster;
+import dev.locks.spi.RemoteLockStore.Attempt;
+import dev.locks.spi.RemoteLockStore.Owner;
+import dev.locks.spi.RemoteLockStore.Ownership;
+import dev.locks.spi.RemoteLockStore.RemoteLock;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/** The Redis lock store on a Redis Cluster of 3 masters, with keys whose slots lie on different masters. */
+class RedisClusterLockStoreTest {
+
+    private static final Owner ALICE = new Owner("node:alice", "alice @ node");
+    private static final Owner BOB = new Owner("node:bob", "bob @ node");
+
+    private static RedisCluster cluster;
+    private static LettuceConnectionFactory factory;
+
+    /** Two keys on different masters, {@code first} in the lower slot (the first group an acquire takes). */
+    private static String first;
+    private static String second;
+
+    private RedisLockStore store;
+
+    @BeforeAll
+    static void startCluster() {
+        cluster = RedisCluster.start(3, 0);
+        factory = cluster.newConnectionFactory();
+        List<String> keys = IntStream.range(0, 50).mapToObj(i -> "account:" + i)
+                .sorted(Comparator.comparingInt(RedisClusterLockStoreTest::slot)).toList();
+        first = keys.get(0);
+        second = keys.get(keys.size() - 1);
+        assertThat(cluster.masterPortOf(slot(first))).as("the two keys' masters")
+                .isNotEqualTo(cluster.masterPortOf(slot(second)));
+    }
+
+    @AfterAll
+    static void stopCluster() {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** The slot of a key's lock, as the cluster itself computes it. */
+    private static int slot(String key) {
+        return cluster.keySlot("locks:lock:" + key);
+    }
+
+    @BeforeEach
+    void setUp() {
+        cluster.flushAll();
+        store = new RedisLockStore(factory, "locks:", false);
+    }
+
+    @AfterEach
+    void tearDown() {
+        store.close();
+    }
+
+    @Test
+    void multiSlotAcquireShouldTakeNothingWhenALaterSlotIsHeldAndEverythingOnceItIsFree() {
+        assertThat(store.tryAcquire(List.of(second), BOB, 10_000).isTaken()).isTrue();
+
+        Attempt blocked = store.tryAcquire(List.of(first, second), ALICE, 10_000);
+
+        assertThat(blocked.isTaken()).isFalse();
+        assertThat(blocked.heldKey()).isEqualTo(second);
+        assertThat(store.get(first)).as("the earlier slot's key, given back in the same attempt").isNull();
+
+        store.release(List.of(new Ownership(second, BOB.id(), 0)));
+        Attempt taken = store.tryAcquire(List.of(first, second), ALICE, 10_000);
+        assertThat(taken.isTaken()).isTrue();
+        assertThat(store.get(first).token()).as("every key carries the lease's token").isEqualTo(taken.token());
+        assertThat(store.get(second).token()).isEqualTo(taken.token());
+        assertThat(store.release(List.of(new Ownership(first, ALICE.id(), 0), new Ownership(second, ALICE.id(), 0))))
+                .isEmpty();
+        assertThat(store.get(first)).isNull();
+        assertThat(store.get(second)).isNull();
+    }
+
+    /**
+     * The lease's token comes from its last slot; the first slot's counter lags unless the acquire raises it:
+     * a later lease of the first key alone must still get a greater token.
+     */
+    @Test
+    void tokensShouldExceedEveryEarlierTokenOfEachKeyAcrossSlots() {
+        long last = 0;
+        for (int i = 0; i < 50; i++) { // the second slot's counter runs ahead of the first's
+            Attempt alone = store.tryAcquire(List.of(second), ALICE, 10_000);
+            assertThat(alone.token()).isGreaterThan(last);
+            last = alone.token();
+            store.release(List.of(new Ownership(second, ALICE.id(), 0)));
+        }
+        for (int i = 0; i < 5; i++) {
+            Attempt both = store.tryAcquire(List.of(first, second), BOB, 10_000);
+            assertThat(both.token()).isGreaterThan(last);
+            store.release(List.of(new Ownership(first, BOB.id(), 0), new Ownership(second, BOB.id(), 0)));
+            Attempt firstAlone = store.tryAcquire(List.of(first), ALICE, 10_000);
+            assertThat(firstAlone.token()).as("the first key's next lease").isGreaterThan(both.token());
+            store.release(List.of(new Ownership(first, ALICE.id(), 0)));
+            last = firstAlone.token();
+        }
+    }
+
+    @Test
+    void scanShouldListTheLocksOfEveryMaster() {
+        List<String> keys = IntStream.range(0, 30).mapToObj(i -> "held:" + i).toList();
+        assertThat(keys.stream().map(key -> cluster.masterPortOf(slot(key))).distinct()).hasSize(3);
+        assertThat(store.tryAcquire(keys, ALICE, 10_000).isTaken()).isTrue();
+
+        assertThat(store.scan(4)).extracting(RemoteLock::key).containsExactlyInAnyOrderElementsOf(keys);
+        assertThat(store.scan(4, 7)).hasSize(7);
+    }
+
+    @Test
+    void renewShouldExtendEveryKeyAcrossSlots() {
+        List<String> keys = List.of(first, second);
+        assertThat(store.tryAcquire(keys, ALICE, 1_000).isTaken()).isTrue();
+
+        assertThat(store.renew(List.of(new Ownership(first, ALICE.id(), 60_000),
+                new Ownership(second, ALICE.id(), 60_000)))).isEmpty();
+
+        assertThat((Long) cluster.command(cluster.masterPortOf(slot(first)), "PTTL", "locks:lock:" + first))
+                .isGreaterThan(30_000);
+        assertThat((Long) cluster.command(cluster.masterPortOf(slot(second)), "PTTL", "locks:lock:" + second))
+                .isGreaterThan(30_000);
+    }
+}
