@@ -228,7 +228,7 @@ final class RedisLockStore implements RemoteLockStore {
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
                     Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(), prefixBytes,
-                    Long.toString(floor)),
+                    Long.toString(floor), space.cluster() ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
