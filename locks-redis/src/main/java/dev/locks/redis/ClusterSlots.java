@@ -6,6 +6,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Function;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Redis Cluster hash slots, for the backend's keys on a cluster: the slot of a key (CRC16, hash tags honoured,
@@ -21,6 +24,18 @@ final class ClusterSlots {
     private static volatile String[] tags;
 
     private ClusterSlots() {
+    }
+
+    /**
+     * Whether {@code factory} connects to a Redis Cluster: its connections are cluster connections (getting one
+     * sends no command).
+     *
+     * @throws org.springframework.dao.DataAccessException when no connection can be had
+     */
+    static boolean isCluster(RedisConnectionFactory factory) {
+        try (RedisConnection connection = factory.getConnection()) {
+            return connection instanceof RedisClusterConnection;
+        }
     }
 
     static int slot(String redisKey) {

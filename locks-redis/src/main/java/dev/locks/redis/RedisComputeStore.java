@@ -66,6 +66,7 @@ final class RedisComputeStore {
     private final String channel;
     private final byte[] channelBytes;
     private final byte[] graceMillis;
+    private volatile Boolean cluster;
 
     RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
         this.factory = factory;
@@ -183,8 +184,20 @@ final class RedisComputeStore {
         return prefix + "value:" + key;
     }
 
+    /** On a Redis Cluster, with a hash tag of the value's slot: the scripts touch both. */
     private String missKey(String key) {
-        return prefix + "compute:" + key;
+        return prefix + "compute:" + (onCluster() ? "{" + ClusterSlots.tag(ClusterSlots.slot(valueKey(key))) + "}" : "")
+                + key;
+    }
+
+    /** Whether the factory connects to a Redis Cluster, asked on first use (inside a round trip's call). */
+    private boolean onCluster() {
+        Boolean known = cluster;
+        if (known == null) {
+            known = ClusterSlots.isCluster(factory);
+            cluster = known;
+        }
+        return known;
     }
 
     private <T> T call(Supplier<String> what, Supplier<T> command) {

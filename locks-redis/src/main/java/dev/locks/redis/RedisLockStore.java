@@ -19,7 +19,6 @@ import java.util.function.Supplier;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
-import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
@@ -103,11 +102,7 @@ final class RedisLockStore implements RemoteLockStore {
             synchronized (this) {
                 known = cluster;
                 if (known == null) {
-                    known = call(() -> "connect", () -> {
-                        try (RedisConnection connection = factory.getConnection()) {
-                            return connection instanceof RedisClusterConnection;
-                        }
-                    });
+                    known = call(() -> "connect", () -> ClusterSlots.isCluster(factory));
                     if (known) {
                         space = space.forCluster();
                         LOG.log(Level.INFO, () -> "Redis lock store (key prefix '" + space.prefix() + "') runs on a"

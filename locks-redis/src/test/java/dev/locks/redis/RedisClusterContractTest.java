@@ -5,16 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
 import dev.locks.contract.LockRegistryContract;
-import dev.locks.redis.test.RedisCluster;
+import dev.locks.redis.test.RedisClusterExtension;
 import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The Redis registry on a Redis Cluster of 3 masters passes the same contract as on one server: the contract's
@@ -23,30 +20,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  */
 class RedisClusterContractTest extends LockRegistryContract {
 
-    private static RedisCluster cluster;
-    private static LettuceConnectionFactory factory;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisCluster.start(3, 0);
-        factory = cluster.newConnectionFactory();
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
-
-    @BeforeEach
-    void flush() {
-        cluster.flushAll();
-    }
+    @RegisterExtension
+    static final RedisClusterExtension redis = new RedisClusterExtension(3, 0);
 
     @Override
     protected LockRegistry newRegistry(AcquireOptions defaults) {
-        return RedisLockRegistry.builder(factory).defaultOptions(defaults).cleanupInterval(Duration.ZERO).build();
+        return RedisLockRegistry.builder(redis.connectionFactory()).defaultOptions(defaults).cleanupInterval(Duration.ZERO).build();
     }
 
     /** As on one server (see {@link RedisLockRegistryContractTest#mutualExclusionRounds()}). */
@@ -59,9 +38,9 @@ class RedisClusterContractTest extends LockRegistryContract {
     void theFuzzKeysShouldSpanEveryMasterAsTheClusterItselfHashesThem() {
         Set<Integer> masters = IntStream.range(0, 16).mapToObj(k -> "locks:lock:key-" + k)
                 .map(lockKey -> {
-                    int slot = cluster.keySlot(lockKey);
+                    int slot = redis.cluster().keySlot(lockKey);
                     assertThat(ClusterSlots.slot(lockKey)).as("CLUSTER KEYSLOT %s", lockKey).isEqualTo(slot);
-                    return cluster.masterPortOf(slot);
+                    return redis.cluster().masterPortOf(slot);
                 })
                 .collect(Collectors.toSet());
         assertThat(masters).hasSize(3);

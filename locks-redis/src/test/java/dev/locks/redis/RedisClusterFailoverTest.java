@@ -7,12 +7,12 @@ import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockUnavailableException;
 import dev.locks.redis.test.RedisCluster;
+import dev.locks.redis.test.RedisClusterExtension;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * A shard's master killed (SIGKILL) on a cluster of 3 masters with a replica each: its keys are unavailable
@@ -24,23 +24,13 @@ class RedisClusterFailoverTest {
     private static final AcquireOptions ONCE = AcquireOptions.defaults().withRetries(0)
             .withLockTimeout(Duration.ofSeconds(30));
 
-    private static RedisCluster cluster;
-
-    @BeforeAll
-    static void startCluster() {
-        cluster = RedisCluster.start(3, 1);
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
-    }
+    @RegisterExtension
+    static final RedisClusterExtension redis = new RedisClusterExtension(3, 1);
 
     @Test
     void killedMastersKeysShouldBeUnavailableUntilItsReplicaTakesOverThenWorkWithTokensGoingForward()
             throws InterruptedException {
+        RedisCluster cluster = redis.cluster();
         String key = "order:1";
         int slot = cluster.keySlot("locks:lock:" + key);
         int master = cluster.masterPortOf(slot);

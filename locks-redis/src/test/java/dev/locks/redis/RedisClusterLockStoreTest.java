@@ -1,8 +1,10 @@
 package dev.locks.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locks.redis.test.RedisCluster;
+import dev.locks.redis.test.RedisClusterExtension;
 import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
@@ -10,12 +12,11 @@ import dev.locks.spi.RemoteLockStore.RemoteLock;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Redis lock store on a Redis Cluster of 3 masters, with keys whose slots lie on different masters. */
 class RedisClusterLockStoreTest {
@@ -23,8 +24,10 @@ class RedisClusterLockStoreTest {
     private static final Owner ALICE = new Owner("node:alice", "alice @ node");
     private static final Owner BOB = new Owner("node:bob", "bob @ node");
 
+    @RegisterExtension
+    static final RedisClusterExtension redis = new RedisClusterExtension(3, 0);
+
     private static RedisCluster cluster;
-    private static LettuceConnectionFactory factory;
 
     /** Two keys on different masters, {@code first} in the lower slot (the first group an acquire takes). */
     private static String first;
@@ -33,22 +36,14 @@ class RedisClusterLockStoreTest {
     private RedisLockStore store;
 
     @BeforeAll
-    static void startCluster() {
-        cluster = RedisCluster.start(3, 0);
-        factory = cluster.newConnectionFactory();
+    static void chooseKeys() {
+        cluster = redis.cluster();
         List<String> keys = IntStream.range(0, 50).mapToObj(i -> "account:" + i)
                 .sorted(Comparator.comparingInt(RedisClusterLockStoreTest::slot)).toList();
         first = keys.get(0);
         second = keys.get(keys.size() - 1);
         assertThat(cluster.masterPortOf(slot(first))).as("the two keys' masters")
                 .isNotEqualTo(cluster.masterPortOf(slot(second)));
-    }
-
-    @AfterAll
-    static void stopCluster() {
-        if (cluster != null) {
-            cluster.close();
-        }
     }
 
     /** The slot of a key's lock, as the cluster itself computes it. */
@@ -58,8 +53,7 @@ class RedisClusterLockStoreTest {
 
     @BeforeEach
     void setUp() {
-        cluster.flushAll();
-        store = new RedisLockStore(factory, "locks:", false);
+        store = new RedisLockStore(redis.connectionFactory(), "locks:", false);
     }
 
     @AfterEach
@@ -134,5 +128,23 @@ class RedisClusterLockStoreTest {
                 .isGreaterThan(30_000);
         assertThat((Long) cluster.command(cluster.masterPortOf(slot(second)), "PTTL", "locks:lock:" + second))
                 .isGreaterThan(30_000);
+    }
+
+    @Test
+    void aPrefixWithAnUnclosedHashTagShouldBeRefusedNamingTheProperty() {
+        try (RedisLockStore braced = new RedisLockStore(redis.connectionFactory(), "{locks:", false)) {
+            assertThatThrownBy(() -> braced.tryAcquire(List.of(first), ALICE, 10_000))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("locks.key-prefix '{locks:'");
+        }
+    }
+
+    @Test
+    void aPrefixWithAHashTagShouldPutEveryKeyInItsOneSlot() {
+        try (RedisLockStore tagged = new RedisLockStore(redis.connectionFactory(), "{locks}:", false)) {
+            Attempt taken = tagged.tryAcquire(List.of(first, second), ALICE, 10_000);
+            assertThat(taken.isTaken()).isTrue();
+            assertThat((Long) cluster.command(cluster.masterPortOf(cluster.keySlot("locks")), "EXISTS",
+                    "{locks}:lock:" + first, "{locks}:lock:" + second)).isEqualTo(2);
+        }
     }
 }

@@ -102,12 +102,21 @@ public final class RedisCluster implements AutoCloseable {
         throw new IllegalArgumentException("no running node on port " + port);
     }
 
-    /** Deletes every key on every live master. */
-    public void flushAll() {
+    /** The ports of the live masters. */
+    public List<Integer> masterPorts() {
+        List<Integer> masters = new ArrayList<>();
         for (int i = 0; i < ports.length; i++) {
             if (processes[i] != null && "master".equals(((List<?>) RespClient.call(ports[i], "ROLE")).get(0))) {
-                RespClient.call(ports[i], "FLUSHALL");
+                masters.add(ports[i]);
             }
+        }
+        return masters;
+    }
+
+    /** Deletes every key on every live master. */
+    public void flushAll() {
+        for (int port : masterPorts()) {
+            RespClient.call(port, "FLUSHALL");
         }
     }
 
