@@ -147,4 +147,51 @@ class RedisClusterLockStoreTest {
                     "{locks}:lock:" + first, "{locks}:lock:" + second)).isEqualTo(2);
         }
     }
+
+    /** One script call per slot touched, plus one per slot but the last to raise its counter; one slot, one call. */
+    @Test
+    void roundTripsShouldBeOnePerSlotTouched() {
+        List<String> oneSlot = List.of(first);
+        List<String> keys = IntStream.range(0, 5).mapToObj(i -> "spread:" + i).toList();
+        long slots = keys.stream().map(RedisClusterLockStoreTest::slot).distinct().count();
+        assertThat(slots).isEqualTo(5);
+        store.tryAcquire(List.of("warm-up"), ALICE, 10_000); // scripts loaded on that master, cluster mode known
+
+        resetStats();
+        assertThat(store.tryAcquire(oneSlot, ALICE, 10_000).isTaken()).isTrue();
+        assertThat(scriptCalls()).as("one key").isEqualTo(1);
+        store.release(List.of(new Ownership(first, ALICE.id(), 0)));
+
+        store.release(List.of(new Ownership("warm-up", ALICE.id(), 0)));
+        for (String key : keys) { // every master knows every script
+            store.tryAcquire(List.of(key), BOB, 10_000);
+            store.release(List.of(new Ownership(key, BOB.id(), 0)));
+        }
+        resetStats();
+        assertThat(store.tryAcquire(keys, ALICE, 10_000).isTaken()).isTrue();
+        assertThat(scriptCalls()).as("acquire over 5 slots").isEqualTo(5 + 4);
+        resetStats();
+        assertThat(store.release(keys.stream().map(key -> new Ownership(key, ALICE.id(), 0)).toList())).isEmpty();
+        assertThat(scriptCalls()).as("release over 5 slots").isEqualTo(5);
+    }
+
+    private static void resetStats() {
+        for (int port : cluster.masterPorts()) {
+            cluster.command(port, "CONFIG", "RESETSTAT");
+        }
+    }
+
+    /** EVALSHA and EVAL calls on every master since {@link #resetStats()}. */
+    private static long scriptCalls() {
+        long calls = 0;
+        for (int port : cluster.masterPorts()) {
+            for (String line : ((String) cluster.command(port, "INFO", "commandstats")).split("\r\n")) {
+                if (line.startsWith("cmdstat_evalsha:") || line.startsWith("cmdstat_eval:")) {
+                    String stats = line.substring(line.indexOf("calls=") + "calls=".length());
+                    calls += Long.parseLong(stats.substring(0, stats.indexOf(',')));
+                }
+            }
+        }
+        return calls;
+    }
 }
