@@ -103,11 +103,6 @@ final class KeySpace {
         return cluster ? prefix + "fencing:{" + ClusterSlots.tag(ClusterSlots.slot(lock(key))) + "}" : fencingCounter();
     }
 
-    /** The slot of {@code key}'s lock on a cluster (0 elsewhere: one server holds everything). */
-    int slot(String key) {
-        return cluster ? ClusterSlots.slot(lock(key)) : 0;
-    }
-
     String releaseChannel() {
         return prefix + "released";
     }
