@@ -22,6 +22,9 @@ import java.util.function.Supplier;
  *       that computed always gets its own result or exception back.</li>
  *   <li>A waiter's own wait time ends only its own wait, with {@link ComputeTimeoutException}; it never
  *       cancels the computation for the others.</li>
+ *   <li>{@link #invalidate} wins over computations in flight: their results are not stored.</li>
+ *   <li>A computation that fetches its own key, directly or through other keys, fails at once with an
+ *       {@link IllegalStateException} naming the keys (it would otherwise wait for itself).</li>
  * </ul>
  *
  * <p>Keys follow the rules of {@link LockRegistry}: a {@code null}, empty or blank key is an
@@ -98,10 +101,16 @@ public interface ComputeCache {
         return ComputeOptions.defaults();
     }
 
-    /** Removes the stored value of {@code key}, if any; a computation in flight goes on. */
-    default void invalidate(String key) {
-        throw new UnsupportedOperationException(getClass().getName() + " does not support invalidate");
-    }
+    /**
+     * Removes the stored value of {@code key}, if any, and wins against computations in flight: once this
+     * returns, every call for {@code key} that starts later (on any node) gets a value computed by a
+     * computation that started after it. A computation in flight at that moment still answers its own caller
+     * and the callers waiting for it, but its result is not stored. So "update the database, then invalidate"
+     * never leaves the old value stored, however the two race with a computation that read the old row.
+     *
+     * @throws IllegalArgumentException for a {@code null}, empty or blank key
+     */
+    void invalidate(String key);
 
     /** How many computations are in flight; cheaper than {@code computations().size()} where it can be. */
     default int inFlightCount() {

@@ -63,7 +63,13 @@ public interface LocksObserver {
 
     /** How a fetch-or-compute call ended for its caller. */
     enum ComputeResult {
-        HIT("hit"), COMPUTED("computed"), WAITED("waited"), FAILED("failed"), PROMOTED("promoted");
+        HIT("hit"), COMPUTED("computed"), WAITED("waited"), FAILED("failed"), PROMOTED("promoted"),
+        /**
+         * Not how a call ended but an event within one: a stored value could not be read (corrupt, a class
+         * renamed or refused by the deserialization filter), so it was removed and the call went on as a miss.
+         * Reported with 0 nanoseconds, besides the call's own outcome.
+         */
+        UNREADABLE("unreadable");
 
         private final String tag;
 

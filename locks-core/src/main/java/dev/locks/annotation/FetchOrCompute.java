@@ -11,9 +11,15 @@ import java.lang.annotation.Target;
  * other caller for that key waits for its result (or its exception, of the same type).
  *
  * <pre>{@code
- * @FetchOrCompute(key = "'quote:' + #symbol", ttl = "30s")
+ * @FetchOrCompute(name = "quotes", key = "#symbol", ttl = "30s")   // stored key "quotes:<symbol>"
  * public Quote quote(String symbol) { ... }
  * }</pre>
+ *
+ * <p>{@link #name} is the namespace of the method's values, as a cache name is for {@code @Cacheable}: the
+ * stored key (the one {@link dev.locks.ComputeCache}, {@link dev.locks.Computation#key()} and the actuator
+ * endpoint show) is {@code name + ":" + key}. Without a name it is the method's
+ * {@code "<fully qualified class name>.<method name>"}, so that two methods never read each other's values by
+ * accident; methods that mean to share values give the same name. {@link EvictComputed} removes a value.
  *
  * <p>Every attribute is a string, empty for the {@code locks.*} default; durations as {@code "500ms"},
  * {@code "PT2S"} or {@code "${app.quote-ttl}"}. The key expression is parsed and checked once, at startup.
@@ -23,7 +29,13 @@ import java.lang.annotation.Target;
 @Documented
 public @interface FetchOrCompute {
 
-    /** SpEL expression of the key. */
+    /**
+     * The namespace of the values, before {@code ":"} in the stored key; empty for
+     * {@code "<fully qualified class name>.<method name>"}.
+     */
+    String name() default "";
+
+    /** SpEL expression of the key, after {@code name + ":"} in the stored key. */
     String key();
 
     /** How long the value is stored, {@code "0"} for no expiry; empty for {@code locks.compute.default-ttl}. */

@@ -13,6 +13,7 @@ import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.LocksObserver.ComputeResult;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.function.Supplier;
 
 /**
@@ -25,6 +26,8 @@ public abstract class AbstractComputeCache implements ComputeCache {
 
     private final ComputeOptions defaults;
     private final ComputeEvents events;
+    /** The keys this thread computes, innermost first, for {@link #checkNotRecursive}. */
+    private final ThreadLocal<Computing> computing = new ThreadLocal<>();
 
     protected AbstractComputeCache(ComputeOptions defaults, ComputeEvents events) {
         this.defaults = defaults;
@@ -115,6 +118,7 @@ public abstract class AbstractComputeCache implements ComputeCache {
             events.report(ComputeResult.HIT, started);
             return cast(stored);
         }
+        checkNotRecursive(key, started);
         ComputeOptions chosen = options == null ? defaults.withTtl(ttl) : options;
         ComputeOutcome outcome = joinReporting(key, "", chosen, started);
         if (outcome instanceof ComputeOutcome.Compute turn) {
@@ -128,12 +132,20 @@ public abstract class AbstractComputeCache implements ComputeCache {
     private <V> V compute(ComputeTicket ticket, Duration ttl, Supplier<V> compute, long started) {
         ComputeResult computed = promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
         V value;
+        Computing outer = computing.get();
+        computing.set(new Computing(ticket.key(), outer));
         try {
             value = compute.get();
         } catch (Throwable e) {
             failOwn(ticket, e);
             events.report(ComputeResult.FAILED, started);
             throw sneaky(e);
+        } finally {
+            if (outer == null) {
+                computing.remove();
+            } else {
+                computing.set(outer);
+            }
         }
         try {
             completeOwn(ticket, value, ttl);
@@ -143,6 +155,20 @@ public abstract class AbstractComputeCache implements ComputeCache {
         }
         events.report(computed, started);
         return value;
+    }
+
+    /**
+     * A computation that misses its own key, directly or through other keys, would wait for itself: it fails
+     * at once instead, naming the keys (as Caffeine's "recursive update" does).
+     */
+    private void checkNotRecursive(String key, long started) {
+        Computing innermost = computing.get();
+        if (innermost == null || !innermost.includes(key)) {
+            return;
+        }
+        events.report(ComputeResult.FAILED, started);
+        throw new IllegalStateException("recursive computation of '" + key + "': " + innermost.chainTo(key)
+                + "; a computation must not fetch its own key, directly or through other keys");
     }
 
     private ComputeOutcome joinReporting(String key, String hint, ComputeOptions options, long started) {
@@ -160,6 +186,35 @@ public abstract class AbstractComputeCache implements ComputeCache {
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;
+        }
+    }
+
+    /** A key this thread computes, and the computation it is nested in. */
+    private record Computing(String key, Computing outer) {
+
+        boolean includes(String other) {
+            for (Computing each = this; each != null; each = each.outer) {
+                if (each.key.equals(other)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** "computing 'a' fetches 'b', which fetches 'a'", from the outermost computation of {@code key}. */
+        String chainTo(String key) {
+            ArrayDeque<String> chain = new ArrayDeque<>();
+            for (Computing each = this; each != null; each = each.outer) {
+                chain.addFirst(each.key);
+                if (each.key.equals(key)) {
+                    break;
+                }
+            }
+            StringBuilder text = new StringBuilder("computing '").append(chain.removeFirst()).append("' fetches ");
+            for (String inner : chain) {
+                text.append('\'').append(inner).append("', which fetches ");
+            }
+            return text.append('\'').append(key).append('\'').toString();
         }
     }
 }

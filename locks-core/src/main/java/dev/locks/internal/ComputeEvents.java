@@ -26,6 +26,13 @@ public final class ComputeEvents {
         return observed ? clock.nanoTime() : 0L;
     }
 
+    /** Reports an event that takes no time of its own ({@link ComputeResult#UNREADABLE}). */
+    public void count(ComputeResult event) {
+        if (observed) {
+            observer.onCompute(event, 0L);
+        }
+    }
+
     /** Reports that a call which started at {@code startedNanos} ended with {@code result}. */
     public void report(ComputeResult result, long startedNanos) {
         if (!observed) {

@@ -29,7 +29,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *       waiting the miss is abandoned when it is next looked at (by a caller of the key or by
  *       {@link #snapshot()}), and that caller starts a new miss;</li>
  *   <li>the first {@link #complete} from any of its computers settles it; only the current computer can
- *       {@link #fail} it; a settled or abandoned miss accepts nothing more.</li>
+ *       {@link #fail} it; a settled or abandoned miss accepts nothing more;</li>
+ *   <li>{@link #invalidate} takes the miss of the key out of the way: callers that come later start a new
+ *       miss, while the old one still settles its own computers and waiters but stores nothing.</li>
  * </ul>
  *
  * <p>A distributed backend runs the flights of its node <em>without a store</em> ({@link #ComputeFlights(LocksClock)}):
@@ -42,6 +44,8 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class ComputeFlights {
 
     private final ConcurrentHashMap<String, Flight> flights = new ConcurrentHashMap<>();
+    /** Flights whose key was invalidated while they ran, by miss id: still reachable by their tickets. */
+    private final ConcurrentHashMap<String, Flight> invalidated = new ConcurrentHashMap<>();
     private final AtomicLong missIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
     private final ValueStore store;
     private final FlightClock clock;
@@ -85,6 +89,25 @@ public final class ComputeFlights {
                 return outcome;
             }
             flights.remove(key, flight);
+        }
+    }
+
+    /**
+     * Makes the miss of {@code key} in flight, if any, one whose result is not stored, and lets every caller
+     * that comes after this returns start a new miss. The old miss still settles the computers and waiters it
+     * has (their tickets still work). The caller removes the stored value after this, so that no completion of
+     * the old miss can store a value after the removal.
+     */
+    public void invalidate(String key) {
+        Flight flight = flights.get(key);
+        if (flight == null) {
+            return;
+        }
+        invalidated.put(flight.missId(), flight); // reachable by its tickets before it leaves the key
+        flights.remove(key, flight);
+        flight.invalidate();
+        if (flight.isOver()) {
+            invalidated.remove(flight.missId(), flight);
         }
     }
 
@@ -198,23 +221,48 @@ public final class ComputeFlights {
         return flight == null ? null : flight.attachment();
     }
 
+    /**
+     * What {@link #attach} kept with every miss of {@code key} in flight: the current one, then those
+     * {@linkplain #invalidate invalidated} while they run. No lock.
+     */
+    public List<Object> attachments(String key) {
+        List<Object> attachments = new ArrayList<>(2);
+        Object current = attachment(key);
+        if (current != null) {
+            attachments.add(current);
+        }
+        if (!invalidated.isEmpty()) {
+            invalidated.values().forEach(flight -> {
+                if (flight.key().equals(key) && flight.attachment() != null) {
+                    attachments.add(flight.attachment());
+                }
+            });
+        }
+        return attachments;
+    }
+
     /** The misses in flight, ending on the way those whose computer is overdue with nobody waiting. */
     public List<Computation> snapshot() {
         List<Computation> computations = new ArrayList<>();
-        flights.forEach((key, flight) -> {
-            Computation computation = flight.describe();
-            if (computation == null) {
-                flights.remove(key, flight);
-            } else {
-                computations.add(computation);
-            }
-        });
+        describe(flights, computations);
+        describe(invalidated, computations);
         return computations;
     }
 
     /** How many misses are in flight, counting abandoned ones not yet looked at. */
     public int size() {
-        return flights.size();
+        return flights.size() + invalidated.size();
+    }
+
+    private static void describe(ConcurrentHashMap<String, Flight> flights, List<Computation> into) {
+        flights.forEach((id, flight) -> {
+            Computation computation = flight.describe();
+            if (computation == null) {
+                flights.remove(id, flight);
+            } else {
+                into.add(computation);
+            }
+        });
     }
 
     private ComputeOutcome lookAgain(String key, Flight mine) {
@@ -241,12 +289,21 @@ public final class ComputeFlights {
     }
 
     private Flight flightOf(ComputeTicket ticket) {
-        return ticket.key() == null || ticket.id() == null ? null : flights.get(ticket.key());
+        if (ticket.key() == null || ticket.id() == null) {
+            return null;
+        }
+        Flight current = flights.get(ticket.key());
+        if (current != null && FlightComputer.isOfMiss(ticket, current.missId()) || invalidated.isEmpty()) {
+            return current;
+        }
+        Flight old = invalidated.get(FlightComputer.missOf(ticket));
+        return old != null && old.key().equals(ticket.key()) ? old : current;
     }
 
     private void removeIfOver(String key, Flight flight) {
         if (flight.isOver()) {
             flights.remove(key, flight);
+            invalidated.remove(flight.missId(), flight);
         }
     }
 }

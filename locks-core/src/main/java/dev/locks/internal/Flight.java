@@ -23,6 +23,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <em>abandoned</em> (its computer is overdue and nobody waits). Either way it is over: it accepts nothing
  * more, and a caller that finds it starts a new miss. Used by {@link ComputeFlights} only.
  *
+ * <p>A flight of a key that was invalidated meanwhile ({@link #invalidate}) still settles its computers and
+ * waiters, but stores nothing.
+ *
  * <p>For a distributed backend the current computer may be <em>untimed</em> ({@link #retime}): it waits for
  * a computation on another node, which that node times, so nobody here is promoted over it.
  */
@@ -42,6 +45,7 @@ final class Flight {
     private boolean untimed;
     private ComputeOutcome result;
     private boolean over;
+    private boolean invalidated;
     private volatile Object attachment;
 
     /** A miss of {@code key} whose first computer is the calling thread, from now on. */
@@ -52,6 +56,27 @@ final class Flight {
         this.ttl = options.ttl();
         this.clock = clock;
         this.first = startComputer(Thread.currentThread().getName(), options.computeTimeout(), clock.now());
+    }
+
+    String missId() {
+        return missId;
+    }
+
+    String key() {
+        return key;
+    }
+
+    /**
+     * The key was invalidated while this flight runs: it goes on for its computers and the waiters that joined
+     * it, but its result is not stored. Once this returns, no completion of this flight can store anything.
+     */
+    void invalidate() {
+        lock.lock();
+        try {
+            invalidated = true;
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** What the first computer receives. */
@@ -332,7 +357,7 @@ final class Flight {
     }
 
     private void store(Object value, Duration ttl, ValueStore store) {
-        if (value == null || store == null) {
+        if (value == null || store == null || invalidated) {
             return;
         }
         try {

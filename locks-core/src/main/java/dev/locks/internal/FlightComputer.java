@@ -29,6 +29,19 @@ public record FlightComputer(String id, String name, long startedNanos, int turn
         return !ticket.id().endsWith(SEPARATOR + 0);
     }
 
+    /** Whether {@code ticket} was given to a computer of the miss {@code missId}. */
+    static boolean isOfMiss(ComputeTicket ticket, String missId) {
+        String id = ticket.id();
+        return id.length() > missId.length() && id.startsWith(missId) && id.charAt(missId.length()) == '/';
+    }
+
+    /** The miss id a ticket names (all of it, for an id this class did not make). */
+    static String missOf(ComputeTicket ticket) {
+        String id = ticket.id();
+        int separator = id.lastIndexOf(SEPARATOR);
+        return separator < 0 ? id : id.substring(0, separator);
+    }
+
     /** The same computer, started (timed) from {@code nanos} on. */
     FlightComputer restartedAt(long nanos) {
         return new FlightComputer(id, name, nanos, turn);

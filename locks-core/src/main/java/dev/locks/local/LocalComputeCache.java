@@ -97,9 +97,15 @@ public final class LocalComputeCache extends AbstractComputeCache {
         return flights.snapshot();
     }
 
+    /**
+     * {@inheritDoc} A computation of the key in flight still answers its own caller and the callers waiting for
+     * it, but stores nothing; callers that come after this returns compute anew.
+     */
     @Override
     public void invalidate(String key) {
-        store.remove(Keys.requireValid(key, 0));
+        Keys.requireValid(key, 0);
+        flights.invalidate(key); // first: no completion of the old miss can store after the removal below
+        store.remove(key);
     }
 
     /** {@inheritDoc} May count an overdue miss with nobody waiting until {@link #computations()} ends it. */

@@ -18,6 +18,7 @@ import dev.locks.LocksObserver.ComputeResult;
 import dev.locks.internal.AbstractComputeCache;
 import dev.locks.internal.ComputeEvents;
 import dev.locks.internal.Keys;
+import dev.locks.internal.UnreadableValues;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -60,8 +61,11 @@ import org.springframework.data.redis.serializer.SerializationException;
  * notice be lost.
  *
  * <p>Values go through a {@link RedisSerializer} ({@link Builder#serializer}); the default is JDK
- * serialization, which needs {@link java.io.Serializable} values whose classes every node has, and which
- * trusts whoever can write to Redis. On Redis Cluster, give the key prefix a hash tag (say {@code {locks}:}).
+ * serialization with an allow-list ({@link AllowListJdkSerializer}), which needs {@link java.io.Serializable}
+ * values whose classes every node has and the allow-list names. A stored value that cannot be read (corrupt,
+ * a class renamed or refused) is a miss: removed, computed again, logged at {@code WARN} once a minute per key
+ * and counted as {@link ComputeResult#UNREADABLE}; it never fails the call. On Redis Cluster, give the key prefix
+ * a hash tag (say {@code {locks}:}).
  *
  * <p>{@link #computations()} shows this node's computations (the computer with its node, this node's waiters);
  * {@link #close()} ends the subscription. Thread-safe; build one per application and share it.
@@ -76,7 +80,7 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
     private RedisComputeCache(Builder builder) {
         super(builder.defaultOptions, new ComputeEvents(builder.observer, builder.clock));
         this.node = new RedisComputeNode(new RedisComputeStore(builder.connectionFactory, builder.keyPrefix,
-                builder.serializer), builder.clock, builder.pollInterval);
+                builder.serializer, new UnreadableValues(events(), builder.clock)), builder.clock, builder.pollInterval);
     }
 
     /** A builder on the application's connection factory; every other setting has a default. */
@@ -88,7 +92,8 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
      * {@inheritDoc} Tickets work on any node of this cache.
      *
      * @throws LockUnavailableException when Redis cannot be reached (this node's waiters get it too)
-     * @throws SerializationException when the value cannot be written or read by the serializer
+     * @throws SerializationException when the value cannot be written by the serializer (one that cannot be
+     *         read is a miss)
      */
     @Override
     public ComputeOutcome begin(String key, Duration ttl, String hint) {
@@ -159,7 +164,14 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
     }
 
     /**
-     * {@inheritDoc} One {@code DEL}, seen by every node.
+     * {@inheritDoc}
+     *
+     * <p>One script call deletes the value and sets the miss in flight aside, so that no completion of it is
+     * stored and every call that claims the key later, on any node, starts a new computation; the callers that
+     * wait for the old one, on every node, still get its value. Callers on this node that come later start anew
+     * at once; on another node, once the notice of the invalidation reaches it (one publish: about a round trip),
+     * until which a caller there may still join that node's computation in flight and share its result (which is
+     * not stored).
      *
      * @throws LockUnavailableException when Redis cannot be reached
      */
@@ -201,6 +213,11 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
      */
     public void resubscribe() {
         node.resubscribe();
+    }
+
+    /** Whether a caller of {@code key} on this node would now join a computation in flight (tests). */
+    boolean joinsComputationOf(String key) {
+        return node.joinsComputationOf(key);
     }
 
     /** How many times Redis confirmed this node's subscription (tests: it is up, and comes back after an outage). */
@@ -254,7 +271,8 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
     }
 
     /**
-     * Builds a {@link RedisComputeCache}. Defaults: key prefix {@code "locks:"}, JDK serialization,
+     * Builds a {@link RedisComputeCache}. Defaults: key prefix {@code "locks:"}, JDK serialization of the JDK's
+     * value types ({@link AllowListJdkSerializer}),
      * {@link ComputeOptions#defaults()} (TTL 5 minutes, compute timeout 30 seconds), the system clock, no
      * observer.
      */
@@ -262,7 +280,7 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
 
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "locks:";
-        private RedisSerializer<Object> serializer = RedisSerializer.java();
+        private RedisSerializer<Object> serializer;
         private ComputeOptions defaultOptions = ComputeOptions.defaults();
         private LocksClock clock = LocksClock.system();
         private LocksObserver observer = LocksObserver.NONE;
@@ -277,15 +295,20 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
          * the channel {@code <prefix>computed}); default {@code "locks:"}. Keys the API shows never carry it.
          */
         public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = requireSetting(keyPrefix, "keyPrefix");
+            if (requireSetting(keyPrefix, "keyPrefix").isEmpty()) {
+                throw new IllegalArgumentException("keyPrefix must not be empty (locks.key-prefix): it is the namespace"
+                        + " of this application's keys in Redis");
+            }
+            this.keyPrefix = keyPrefix;
             return this;
         }
 
         /**
-         * How values are written to Redis and read back; default {@link RedisSerializer#java()}: values must be
-         * {@link java.io.Serializable}, every node needs their classes (with compatible
-         * {@code serialVersionUID}s), and reading trusts whoever can write to Redis. A JSON serializer of
-         * Spring Data Redis stores portable values. Every node of a cache must use the same.
+         * How values are written to Redis and read back; default an {@link AllowListJdkSerializer} of the JDK's
+         * value types only ({@link AllowListJdkSerializer#JDK_TYPES}), with the thread's context class loader:
+         * give one that allows the application's classes too. A value the serializer cannot read is a miss
+         * (removed, computed again, logged). A JSON serializer of Spring Data Redis stores portable values. Every
+         * node of a cache must use the same.
          */
         public Builder serializer(RedisSerializer<Object> serializer) {
             this.serializer = requireSetting(serializer, "serializer");
@@ -324,6 +347,10 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
 
         /** Builds the cache and subscribes it; Redis need not be up yet. */
         public RedisComputeCache build() {
+            if (serializer == null) {
+                serializer = AllowListJdkSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(),
+                        List.of());
+            }
             return new RedisComputeCache(this);
         }
     }

@@ -17,6 +17,7 @@ import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import org.springframework.data.redis.serializer.SerializationException;
 
 /**
@@ -143,8 +144,12 @@ final class RedisComputeNode implements AutoCloseable {
 
     /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
     long computingSince(String key, RedisComputeTicket ticket, long orElse) {
-        RedisComputeFlight flight = flightAbout(key, ticket.miss());
-        return flight == null ? orElse : flight.computingSince(ticket, orElse);
+        for (RedisComputeFlight flight : flightsAbout(key, ticket.miss())) {
+            if (flight.localComputerOf(ticket) != null) {
+                return flight.computingSince(ticket, orElse);
+            }
+        }
+        return orElse;
     }
 
     /** This node's flights: the computer (with its node) and this node's waiters of each. */
@@ -160,6 +165,11 @@ final class RedisComputeNode implements AutoCloseable {
         return described;
     }
 
+    /** Whether a caller of {@code key} on this node would now join a computation in flight. */
+    boolean joinsComputationOf(String key) {
+        return flights.attachment(key) != null;
+    }
+
     int inFlightCount() {
         return flights.size();
     }
@@ -168,8 +178,13 @@ final class RedisComputeNode implements AutoCloseable {
         return store.get(key);
     }
 
+    /**
+     * Takes this node's flight of {@code key} out of the way first (later callers here start anew), then the
+     * value and the miss in flight in Redis, telling the other nodes to do as this one did.
+     */
     void invalidate(String key) {
-        store.invalidate(key);
+        flights.invalidate(key);
+        store.invalidate(key, RedisComputeNotice.invalidated(id, key));
     }
 
     /** Subscribes anew: see {@link RedisComputeCache#resubscribe()}. */
@@ -294,31 +309,38 @@ final class RedisComputeNode implements AutoCloseable {
         if (notice.node().equals(id)) {
             return; // this node settled its own flight as it ended the miss, with the object itself
         }
-        Object attached = flights.attachment(notice.key());
-        if (!(attached instanceof RedisComputeFlight flight)) {
+        if (RedisComputeNotice.INVALIDATED.equals(notice.outcome())) {
+            flights.invalidate(notice.key()); // callers here that come later start a new miss
             return;
         }
-        if (!flight.isAbout(notice.miss())) {
-            flight.poke(); // a miss this node has not placed yet (its claim's answer is on its way): look again
+        List<RedisComputeFlight> about = flightsAbout(notice.key(), notice.miss());
+        if (about.isEmpty()) {
+            if (flights.attachment(notice.key()) instanceof RedisComputeFlight current) {
+                current.poke(); // a miss this node has not placed yet (its claim's answer is on its way): look again
+            }
             return;
         }
         ComputeOutcome outcome = switch (notice.outcome()) {
             case RedisComputeNotice.NULL -> new ComputeOutcome.Value(null);
             case RedisComputeNotice.FAILED -> new ComputeOutcome.Failed(
                     new ComputeFailedException(notice.key(), notice.className(), notice.message()));
-            default -> fetched(notice.key());
+            case RedisComputeNotice.UNSTORED ->
+                    fetched(notice.key(), () -> store.invalidatedValue(notice.key(), notice.miss()));
+            default -> fetched(notice.key(), () -> store.get(notice.key()));
         };
-        if (outcome == null) {
-            flight.poke();
-        } else {
-            settle(flight, outcome);
+        for (RedisComputeFlight flight : about) {
+            if (outcome == null) {
+                flight.poke();
+            } else {
+                settle(flight, outcome);
+            }
         }
     }
 
     /** The value a notice announced, or {@code null} if it is gone already or cannot be read now. */
-    private ComputeOutcome fetched(String key) {
+    private ComputeOutcome fetched(String key, Supplier<Object> fetch) {
         try {
-            Object value = store.get(key);
+            Object value = fetch.get();
             return value == null ? null : new ComputeOutcome.Value(value);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, () -> "could not fetch the value of '" + key
@@ -327,10 +349,9 @@ final class RedisComputeNode implements AutoCloseable {
         }
     }
 
-    /** Settles this node's flight of {@code key}, if it is about {@code missId}. */
+    /** Settles this node's flights of {@code key} that are about {@code missId}. */
     private void settleHere(String key, String missId, ComputeOutcome outcome) {
-        RedisComputeFlight flight = flightAbout(key, missId);
-        if (flight != null) {
+        for (RedisComputeFlight flight : flightsAbout(key, missId)) {
             settle(flight, outcome);
         }
     }
@@ -342,16 +363,26 @@ final class RedisComputeNode implements AutoCloseable {
 
     /** A computer whose completion or failure was refused gives its turn on this node to the oldest waiter. */
     private void passTurn(String key, RedisComputeTicket ticket) {
-        RedisComputeFlight flight = flightAbout(key, ticket.miss());
-        ComputeTicket local = flight == null ? null : flight.localComputerOf(ticket);
-        if (local != null) {
-            flights.handOver(local);
+        for (RedisComputeFlight flight : flightsAbout(key, ticket.miss())) {
+            ComputeTicket local = flight.localComputerOf(ticket);
+            if (local != null) {
+                flights.handOver(local);
+            }
         }
     }
 
-    private RedisComputeFlight flightAbout(String key, String missId) {
-        Object attached = flights.attachment(key);
-        return attached instanceof RedisComputeFlight flight && flight.isAbout(missId) ? flight : null;
+    /**
+     * This node's flights of {@code key} in the miss {@code missId}: the current one and those invalidated while
+     * they ran (which may wait for the same miss, when this node invalidated the key just before Redis did).
+     */
+    private List<RedisComputeFlight> flightsAbout(String key, String missId) {
+        List<RedisComputeFlight> about = new ArrayList<>(1);
+        for (Object each : flights.attachments(key)) {
+            if (each instanceof RedisComputeFlight flight && flight.isAbout(missId)) {
+                about.add(flight);
+            }
+        }
+        return about;
     }
 
     private RedisComputeStore.Claimant claimant(ComputeOptions options, String hint) {

@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * What a node publishes when a miss ends, for the waiters on every other node: which node, key and miss,
  * and how it ended ({@code value}: stored, fetch it; {@code null}: a null result, stored nowhere;
- * {@code failed}: with this exception class name and message). Each field is framed as
+ * {@code failed}: with this exception class name and message; {@code unstored}: a miss invalidated while it ran,
+ * whose value is kept with its record for a while). Also when a key is invalidated while a miss of it runs
+ * ({@code invalidated}, with an empty miss): each node's later callers start a new miss. Each field is framed as
  * {@code <byte length>:<text>} ({@link ReleaseMessage}), and so is the whole, so that the lock side's
  * {@link ReleaseSubscription} delivers it whole.
  *
@@ -17,9 +19,21 @@ record RedisComputeNotice(String node, String key, String miss, String outcome, 
     static final String VALUE = "value";
     static final String NULL = "null";
     static final String FAILED = "failed";
+    static final String UNSTORED = "unstored";
+    static final String INVALIDATED = "invalidated";
 
     static RedisComputeNotice completed(String node, String key, String miss, boolean isNull) {
         return new RedisComputeNotice(node, key, miss, isNull ? NULL : VALUE, null, null);
+    }
+
+    /** The completion of a miss whose key was invalidated while it ran: nothing was stored. */
+    static RedisComputeNotice completedInvalidated(String node, String key, String miss, boolean isNull) {
+        return new RedisComputeNotice(node, key, miss, isNull ? NULL : UNSTORED, null, null);
+    }
+
+    /** {@code key} was invalidated while a miss of it ran. */
+    static RedisComputeNotice invalidated(String node, String key) {
+        return new RedisComputeNotice(node, key, "", INVALIDATED, null, null);
     }
 
     static RedisComputeNotice failed(String node, String key, String miss, Throwable error) {

@@ -3,6 +3,7 @@ package dev.locks.redis;
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
 import dev.locks.LockUnavailableException;
+import dev.locks.internal.UnreadableValues;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -41,8 +42,13 @@ import org.springframework.util.StreamUtils;
  *       ({@link RedisComputeNotice}); each node subscribes once.</li>
  * </ul>
  * Scripts: {@code compute-claim.lua} (look up once more; then compute, take over, or wait),
- * {@code compute-complete.lua} (first completion of a miss wins: store, mark done, publish) and
- * {@code compute-fail.lua} (only the current computer: mark done, publish).
+ * {@code compute-complete.lua} (first completion of a miss wins: store, mark done, publish),
+ * {@code compute-fail.lua} (only the current computer: mark done, publish), {@code compute-invalidate.lua}
+ * (delete the value and set the miss in flight aside as {@code <prefix>invalidated:<key>}, whose completion
+ * stores nothing) and {@code compute-discard.lua} (delete a value that cannot be read, if it is still the same).
+ *
+ * <p>A stored value the serializer cannot read is a miss: removed, reported ({@link UnreadableValues}), never an
+ * exception.
  *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached or
  * does not answer within the client's command timeout; a value the serializer cannot write or read is its
@@ -57,20 +63,25 @@ final class RedisComputeStore {
     private static final RedisScript<List> CLAIM = script("compute-claim.lua", List.class);
     private static final RedisScript<Long> COMPLETE = script("compute-complete.lua", Long.class);
     private static final RedisScript<Long> FAIL = script("compute-fail.lua", Long.class);
+    private static final RedisScript<Long> INVALIDATE = script("compute-invalidate.lua", Long.class);
+    private static final RedisScript<Long> DISCARD = script("compute-discard.lua", Long.class);
     private static final byte[] NONE = new byte[0];
 
     private final RedisConnectionFactory factory;
     private final RedisTemplate<String, byte[]> redis;
     private final RedisSerializer<Object> serializer;
+    private final UnreadableValues unreadable;
     private final String prefix;
     private final String channel;
     private final byte[] channelBytes;
     private final byte[] graceMillis;
     private volatile Boolean cluster;
 
-    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
+    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer,
+            UnreadableValues unreadable) {
         this.factory = factory;
         this.serializer = serializer;
+        this.unreadable = unreadable;
         this.prefix = keyPrefix;
         this.channel = keyPrefix + "computed";
         this.channelBytes = bytes(channel);
@@ -83,15 +94,37 @@ final class RedisComputeStore {
         redis.afterPropertiesSet();
     }
 
-    /** The stored, unexpired value of {@code key}, or {@code null}: one {@code GET}. */
+    /**
+     * The stored, unexpired value of {@code key}, or {@code null}: one {@code GET}. A value that cannot be read
+     * is removed (if it is still the same bytes), reported, and {@code null}: a miss.
+     */
     Object get(String key) {
         byte[] stored = call(() -> "read '" + key + "'", () -> redis.opsForValue().get(valueKey(key)));
-        return stored == null ? null : serializer.deserialize(stored);
+        return stored == null ? null : readable(key, stored);
     }
 
-    /** Removes the value of {@code key}: one {@code DEL}. */
-    void invalidate(String key) {
-        call(() -> "invalidate '" + key + "'", () -> redis.delete(valueKey(key)));
+    /**
+     * Removes the value of {@code key} and takes its miss in flight, if any, out of the way (its result will
+     * not be stored; callers that claim later start a new miss), publishing {@code notice} if there was one:
+     * one script call.
+     */
+    void invalidate(String key, RedisComputeNotice notice) {
+        call(() -> "invalidate '" + key + "'", () -> redis.execute(INVALIDATE, raw(), raw(),
+                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channelBytes, bytes(notice.encode())));
+    }
+
+    /**
+     * The value an invalidated miss ended with, kept with its record for {@link #DONE_GRACE} for the waiters
+     * on other nodes; {@code null} if it is gone, or is not {@code missId}'s, or cannot be read.
+     */
+    Object invalidatedValue(String key, String missId) {
+        List<byte[]> fields = call(() -> "read the value of '" + key + "'", () -> redis.<byte[], byte[]>opsForHash()
+                .multiGet(invalidatedKey(key), List.of(bytes("miss"), bytes("outcome"), bytes("value"))));
+        if (fields == null || fields.get(0) == null || !missId.equals(new String(fields.get(0), StandardCharsets.UTF_8))
+                || fields.get(2) == null || fields.get(2).length == 0) {
+            return null;
+        }
+        return deserialize(key, fields.get(2));
     }
 
     /**
@@ -102,7 +135,7 @@ final class RedisComputeStore {
      */
     RedisComputeClaim claim(String key, Claimant claimant, RedisComputeMiss awaited) {
         List<?> reply = call(() -> "claim the computation of '" + key + "'", () -> redis.execute(CLAIM, raw(), raw(),
-                List.of(valueKey(key), missKey(key)),
+                List.of(valueKey(key), missKey(key), invalidatedKey(key)),
                 bytes(claimant.computer()), bytes(claimant.description()), millis(claimant.computeTimeout(), 1),
                 bytes(claimant.newMiss()), bytes(claimant.hint()), millis(claimant.ttl(), 0),
                 bytes(awaited == null ? "" : awaited.id()),
@@ -110,7 +143,10 @@ final class RedisComputeStore {
                 bytes(awaited == null ? "" : awaited.hint()),
                 bytes(awaited == null ? "0" : Long.toString(awaited.ttlMillis()))));
         return switch (text(reply, 0)) {
-            case "hit" -> new RedisComputeClaim.Hit(serializer.deserialize((byte[]) reply.get(1)));
+            case "hit" -> {
+                Object value = readable(key, (byte[]) reply.get(1));
+                yield value == null ? claim(key, claimant, awaited) : new RedisComputeClaim.Hit(value);
+            }
             case "compute" -> {
                 RedisComputeMiss miss = miss(reply);
                 yield new RedisComputeClaim.Compute(miss,
@@ -118,9 +154,12 @@ final class RedisComputeStore {
             }
             case "wait" -> new RedisComputeClaim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
                     micros(Long.parseLong(text(reply, 7))));
-            case "done" -> new RedisComputeClaim.Done(RedisComputeNotice.FAILED.equals(text(reply, 1))
-                    ? new ComputeOutcome.Failed(new ComputeFailedException(key, text(reply, 2), text(reply, 3)))
-                    : new ComputeOutcome.Value(null));
+            case "done" -> new RedisComputeClaim.Done(switch (text(reply, 1)) {
+                case RedisComputeNotice.FAILED ->
+                        new ComputeOutcome.Failed(new ComputeFailedException(key, text(reply, 2), text(reply, 3)));
+                case RedisComputeNotice.VALUE -> new ComputeOutcome.Value(deserialize(key, (byte[]) reply.get(2)));
+                default -> new ComputeOutcome.Value(null);
+            });
             default -> throw new IllegalStateException("compute-claim.lua answered " + text(reply, 0));
         };
     }
@@ -136,10 +175,13 @@ final class RedisComputeStore {
     boolean complete(String node, String key, RedisComputeTicket ticket, Object value, Duration ttl) {
         byte[] serialized = value == null ? NONE : serializer.serialize(value);
         RedisComputeNotice notice = RedisComputeNotice.completed(node, key, ticket.miss(), value == null);
+        RedisComputeNotice unstored = RedisComputeNotice.completedInvalidated(node, key, ticket.miss(), value == null);
         Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(COMPLETE, raw(), raw(),
-                List.of(valueKey(key), missKey(key)), bytes(ticket.miss()), bytes(notice.outcome()), serialized,
-                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channelBytes, bytes(notice.encode())));
-        return done != null && done == 1;
+                List.of(valueKey(key), missKey(key), invalidatedKey(key)), bytes(ticket.miss()),
+                bytes(value == null ? RedisComputeNotice.NULL : RedisComputeNotice.VALUE), serialized,
+                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channelBytes, bytes(notice.encode()),
+                bytes(unstored.encode())));
+        return done != null && done > 0;
     }
 
     /**
@@ -151,7 +193,8 @@ final class RedisComputeStore {
     boolean fail(String node, String key, RedisComputeTicket ticket, Throwable error) {
         RedisComputeNotice notice = RedisComputeNotice.failed(node, key, ticket.miss(), error);
         Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(FAIL, raw(), raw(),
-                List.of(missKey(key)), bytes(ticket.miss()), bytes(ticket.computer()), bytes(notice.className()),
+                List.of(missKey(key), invalidatedKey(key)), bytes(ticket.miss()), bytes(ticket.computer()),
+                bytes(notice.className()),
                 bytes(notice.message() == null ? "0" : "1"), bytes(notice.message() == null ? "" : notice.message()),
                 graceMillis, channelBytes, bytes(notice.encode())));
         return done != null && done == 1;
@@ -186,8 +229,12 @@ final class RedisComputeStore {
 
     /** On a Redis Cluster, with a hash tag of the value's slot: the scripts touch both. */
     private String missKey(String key) {
-        return prefix + "compute:" + (onCluster() ? "{" + ClusterSlots.tag(ClusterSlots.slot(valueKey(key))) + "}" : "")
-                + key;
+        return prefix + "compute:" + valueSlotTag(key) + key;
+    }
+
+    /** On a Redis Cluster, the hash tag of {@code key}'s value's slot; else nothing. */
+    private String valueSlotTag(String key) {
+        return onCluster() ? "{" + ClusterSlots.tag(ClusterSlots.slot(valueKey(key))) + "}" : "";
     }
 
     /** Whether the factory connects to a Redis Cluster, asked on first use (inside a round trip's call). */
@@ -200,12 +247,37 @@ final class RedisComputeStore {
         return known;
     }
 
+    /** On a Redis Cluster, with a hash tag of the value's slot, as {@link #missKey}. */
+    private String invalidatedKey(String key) {
+        return prefix + "invalidated:" + valueSlotTag(key) + key;
+    }
+
+    /** {@code stored}, read; or, if it cannot be read, {@code null} once it is removed and reported. */
+    private Object readable(String key, byte[] stored) {
+        Object value = deserialize(key, stored);
+        if (value == null) {
+            call(() -> "remove the unreadable value of '" + key + "'",
+                    () -> redis.execute(DISCARD, raw(), raw(), List.of(valueKey(key)), stored));
+        }
+        return value;
+    }
+
+    /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
+    private Object deserialize(String key, byte[] stored) {
+        try {
+            return serializer.deserialize(stored);
+        } catch (RuntimeException e) {
+            unreadable.report(key, e);
+            return null;
+        }
+    }
+
     private <T> T call(Supplier<String> what, Supplier<T> command) {
         try {
             return RedisRoundTrip.call(command); // whatever the caller's interrupt status
         } catch (DataAccessException e) {
-            throw new LockUnavailableException("Redis compute cache (key prefix '" + prefix + "') could not "
-                    + what.get() + ": " + e.getMessage() + " (is Redis reachable? see spring.data.redis.*)", e);
+            throw RedisFailures.unavailable("Redis compute cache (key prefix '" + prefix + "') could not " + what.get(),
+                    e);
         }
     }
 

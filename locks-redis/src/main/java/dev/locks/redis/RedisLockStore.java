@@ -516,8 +516,7 @@ final class RedisLockStore implements RemoteLockStore {
     }
 
     private LockUnavailableException unavailable(String what, DataAccessException e) {
-        return new LockUnavailableException("Redis lock store (key prefix '" + space.prefix() + "') could not " + what
-                + ": " + e.getMessage() + " (is Redis reachable? see spring.data.redis.*)", e);
+        return RedisFailures.unavailable("Redis lock store (key prefix '" + space.prefix() + "') could not " + what, e);
     }
 
     /** The keys at the 1-based {@code indexes} a script returned. */

@@ -1,7 +1,8 @@
 -- A node's one caller of a missing key looks it up once more and, if it is still missing, becomes the
 -- computer of its miss or learns whom to wait for.
 -- KEYS[1]: the value; KEYS[2]: the miss record, a hash that is also the compute lock: it expires after the
---   current computer's compute timeout (PX), or a grace period after the miss is done.
+--   current computer's compute timeout (PX), or a grace period after the miss is done; KEYS[3]: the record of
+--   the key's invalidated miss (compute-invalidate.lua), which only the callers that waited for it still see.
 -- ARGV[1]: a new computer id; ARGV[2]: its description; ARGV[3]: its compute timeout (ms);
 -- ARGV[4]: a new miss id; ARGV[5]: the caller's hint; ARGV[6]: the caller's TTL (ms, 0 for none);
 -- ARGV[7]: the miss the caller waited for, '' for none; ARGV[8]: the last turn it saw of that miss;
@@ -9,10 +10,24 @@
 -- Returns {'hit', value}
 --       | {'compute', miss, turn, hint, ttl}: the caller computes (a promoted caller: the same miss, next turn)
 --       | {'wait', miss, turn, hint, ttl, pttl, description, at}: another computer, whose lock ends in pttl ms
---       | {'done', outcome, class, message}: the awaited miss ended with a null result or a failure.
+--       | {'done', outcome, class, message}: the awaited miss ended with a null result or a failure
+--       | {'done', 'value', value}: the awaited miss, invalidated meanwhile, ended with this value (not stored).
 local value = redis.call('GET', KEYS[1])
 if value then
   return {'hit', value}
+end
+if ARGV[7] ~= '' then
+  local old = redis.call('HMGET', KEYS[3], 'miss', 'turn', 'hint', 'ttl', 'state', 'outcome', 'class', 'message',
+    'desc', 'at', 'value')
+  if old[1] == ARGV[7] then
+    if old[5] == 'computing' then
+      return {'wait', old[1], old[2], old[3], old[4], redis.call('PTTL', KEYS[3]), old[9], old[10]}
+    end
+    if old[6] == 'value' then
+      return {'done', 'value', old[11]}
+    end
+    return {'done', old[6], old[7] or '', old[8]}
+  end
 end
 local miss = redis.call('HMGET', KEYS[2], 'miss', 'turn', 'hint', 'ttl', 'state', 'outcome', 'class', 'message',
   'desc', 'at')

@@ -1,13 +1,23 @@
 -- Settles a miss with its first successful completion, from any of its computers (the current one or one
 -- whose turn timed out): stores the value unless the result is null, marks the miss done and tells every node.
--- KEYS[1]: the value; KEYS[2]: the miss record.
+-- A miss whose key was invalidated while it ran (compute-invalidate.lua) is settled the same way but stores
+-- nothing: its value stays in its own record for the grace period, for the waiters on other nodes.
+-- KEYS[1]: the value; KEYS[2]: the miss record; KEYS[3]: the record of the key's invalidated miss.
 -- ARGV[1]: the miss id; ARGV[2]: 'value' or 'null'; ARGV[3]: the serialized value ('' for null);
 -- ARGV[4]: the TTL (ms; 0 for none; -1 for the TTL the miss began with); ARGV[5]: how long the done record
--- stays (ms); ARGV[6]: the channel; ARGV[7]: the notice to publish.
--- Returns 1 if this completion settled the miss; 0, changing nothing, if the miss is over or unknown.
+-- stays (ms); ARGV[6]: the channel; ARGV[7]: the notice to publish; ARGV[8]: the notice of an invalidated miss.
+-- Returns 1 if this completion settled the miss and stored its value; 2 if it settled an invalidated miss
+-- (nothing stored); 0, changing nothing, if the miss is over or unknown.
 local miss = redis.call('HMGET', KEYS[2], 'miss', 'state', 'ttl')
 if miss[1] ~= ARGV[1] or miss[2] ~= 'computing' then
-  return 0
+  local old = redis.call('HMGET', KEYS[3], 'miss', 'state')
+  if old[1] ~= ARGV[1] or old[2] ~= 'computing' then
+    return 0
+  end
+  redis.call('HSET', KEYS[3], 'state', 'done', 'outcome', ARGV[2], 'value', ARGV[3])
+  redis.call('PEXPIRE', KEYS[3], ARGV[5])
+  redis.call('PUBLISH', ARGV[6], ARGV[8])
+  return 2
 end
 if ARGV[2] == 'value' then
   local ttl = tonumber(ARGV[4])

@@ -98,6 +98,47 @@ class RedisComputeNodesTest {
     }
 
     @Test
+    void invalidateOnAnotherNodeShouldLeaveTheOldValueUnstoredButAnswerTheWaitersOfEveryNode() {
+        ComputeCacheStall<String> readsOldRow = ComputeCacheStall.returning("old");
+        Future<String> computer = callers.start("alice", () -> a.fetchOrCompute("k", TTL, readsOldRow));
+        readsOldRow.awaitEntered();
+        Future<String> hereBefore = callers.start("bob", () -> a.fetchOrCompute("k", TTL, () -> "bob"));
+        awaitWaiters(a, "k", 1);
+        Future<String> thereBefore = callers.start("carol", () -> b.fetchOrCompute("k", TTL, () -> "carol"));
+        awaitWaiters(b, "k", 1);
+
+        b.invalidate("k");
+
+        assertThat(b.fetchOrCompute("k", TTL, () -> "new")).as("a call after invalidate").isEqualTo("new");
+        assertThat(a.fetchOrCompute("k", TTL, () -> "newer")).isEqualTo("new");
+        readsOldRow.release();
+        assertThat(result(computer)).isEqualTo("old");
+        assertThat(result(hereBefore)).isEqualTo("old");
+        assertThat(result(thereBefore)).as("a waiter on another node that joined before").isEqualTo("old");
+        assertThat(a.fetchOrCompute("k", TTL, () -> "newest")).isEqualTo("new");
+        assertThat(b.fetchOrCompute("k", TTL, () -> "newest")).isEqualTo("new");
+    }
+
+    @Test
+    void invalidationNoticeShouldMakeTheComputingNodesLaterCallersComputeAnew() {
+        ComputeCacheStall<String> readsOldRow = ComputeCacheStall.returning("old");
+        Future<String> computer = callers.start("alice", () -> a.fetchOrCompute("k", TTL, readsOldRow));
+        readsOldRow.awaitEntered();
+        assertThat(a.joinsComputationOf("k")).isTrue();
+
+        b.invalidate("k");
+
+        await().atMost(ComputeCacheCallers.PATIENCE).until(() -> !a.joinsComputationOf("k"));
+        ComputeCacheStall<String> readsNewRow = ComputeCacheStall.returning("new");
+        Future<String> later = callers.start("carol", () -> a.fetchOrCompute("k", TTL, readsNewRow));
+        readsNewRow.awaitEntered().release(); // carol computes: she did not join alice's computation
+        assertThat(result(later)).isEqualTo("new");
+        readsOldRow.release();
+        assertThat(result(computer)).isEqualTo("old");
+        assertThat(b.fetchOrCompute("k", TTL, () -> "newer")).isEqualTo("new");
+    }
+
+    @Test
     void promotedComputerOfAnotherNodeShouldGetTheFirstHintAndTheFirstCompletionWins() {
         ComputeOutcome.Compute alice = (ComputeOutcome.Compute) a.begin("k", TTL, "alice's hint");
         Future<ComputeOutcome> bob = callers.start("bob", () -> b.begin("k", TTL, "bob's hint"));

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.internal.ComputeEvents;
+import dev.locks.internal.UnreadableValues;
 import dev.locks.redis.test.RedisServerExtension;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -29,7 +33,8 @@ class RedisComputeStoreTest {
 
     @BeforeEach
     void newStore() {
-        store = new RedisComputeStore(redis.connectionFactory(), "locks:", RedisSerializer.java());
+        store = new RedisComputeStore(redis.connectionFactory(), "locks:", RedisSerializer.java(),
+                new UnreadableValues(new ComputeEvents(LocksObserver.NONE, LocksClock.system()), LocksClock.system()));
     }
 
     private RedisComputeClaim claim(String key, String hint, RedisComputeMiss awaited) {
@@ -132,7 +137,7 @@ class RedisComputeStoreTest {
         store.complete("node", "k", turn.ticket(), "v", Duration.ZERO);
         assertThat(redis.server().command("PTTL", "locks:value:k")).as("no expiry").isEqualTo(-1L);
 
-        store.invalidate("k");
+        store.invalidate("k", RedisComputeNotice.invalidated("node", "k"));
 
         assertThat(claim("k", "", turn.miss())).isInstanceOfSatisfying(RedisComputeClaim.Compute.class,
                 fresh -> assertThat(fresh.miss().id()).isNotEqualTo(turn.miss().id()));

@@ -3,6 +3,9 @@ package dev.locks.spring;
 import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
 import dev.locks.spring.interceptor.CallObservations;
+import dev.locks.spring.interceptor.EvictComputedAdvisor;
+import dev.locks.spring.interceptor.EvictComputedInterceptor;
+import dev.locks.spring.interceptor.EvictComputedOperationSource;
 import dev.locks.spring.interceptor.FetchOrComputeAdvisor;
 import dev.locks.spring.interceptor.FetchOrComputeInterceptor;
 import dev.locks.spring.interceptor.FetchOrComputeOperationSource;
@@ -22,14 +25,16 @@ import org.springframework.core.env.Environment;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * The {@code @Locked} and {@code @FetchOrCompute} advisors, as Spring's own transaction advisor is made:
+ * The {@code @Locked}, {@code @FetchOrCompute} and {@code @EvictComputed} advisors, as Spring's own transaction
+ * advisor is made:
  * infrastructure beans that whatever auto-proxy creator the application has applies (and one is registered
  * if it has none), so that no {@code @EnableAspectJAutoProxy} is needed. They depend on nothing the
  * application defines until the first call, when the registry and the cache are looked up once.
  *
  * <p>Order ({@code locks.aspect-order}, default {@link LocksProperties#DEFAULT_ASPECT_ORDER}): the
  * {@code @Locked} advisor at that order, just outside {@code @Transactional}; the {@code @FetchOrCompute}
- * advisor one step further out, so that a method with both takes no lock on a hit.
+ * advisor one step further out, so that a method with both takes no lock on a hit; the {@code @EvictComputed}
+ * advisor there too, so that it evicts after the method's lock is released and its transaction committed.
  */
 @Configuration(proxyBeanMethods = false)
 @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
@@ -90,9 +95,38 @@ class LocksInterceptionConfiguration {
     @ConditionalOnMissingBean
     static FetchOrComputeAdvisor fetchOrComputeAdvisor(FetchOrComputeOperationSource fetchOrComputeOperationSource,
             FetchOrComputeInterceptor fetchOrComputeInterceptor, Environment environment) {
-        int order = aspectOrder(environment);
         return new FetchOrComputeAdvisor(fetchOrComputeOperationSource, fetchOrComputeInterceptor,
-                order == Integer.MIN_VALUE ? order : order - 1);
+                outside(aspectOrder(environment)));
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static EvictComputedOperationSource evictComputedOperationSource(Environment environment,
+            BeanFactory beanFactory) {
+        return new EvictComputedOperationSource(environment, beanFactory);
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static EvictComputedInterceptor evictComputedInterceptor(EvictComputedOperationSource evictComputedOperationSource,
+            ObjectProvider<ComputeCache> cache) {
+        return new EvictComputedInterceptor(evictComputedOperationSource, SingletonSupplier.of(cache::getObject));
+    }
+
+    @Bean
+    @Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+    @ConditionalOnMissingBean
+    static EvictComputedAdvisor evictComputedAdvisor(EvictComputedOperationSource evictComputedOperationSource,
+            EvictComputedInterceptor evictComputedInterceptor, Environment environment) {
+        return new EvictComputedAdvisor(evictComputedOperationSource, evictComputedInterceptor,
+                outside(aspectOrder(environment)));
+    }
+
+    /** One step further out than {@code order}. */
+    private static int outside(int order) {
+        return order == Integer.MIN_VALUE ? order : order - 1;
     }
 
     /** Read from the environment rather than {@link LocksProperties}, which advisors created early must not pull in. */

@@ -3,7 +3,9 @@ package dev.locks.spring;
 import dev.locks.AcquireOptions;
 import dev.locks.ComputeOptions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -422,12 +424,39 @@ public class LocksProperties implements InitializingBean {
             this.lease = lease;
         }
 
+        /** How the default {@code locksRedisSerializer} reads computed values back. */
+        private final Serialization serialization = new Serialization();
+
         public boolean isNotify() {
             return notify;
         }
 
         public void setNotify(boolean notify) {
             this.notify = notify;
+        }
+
+        public Serialization getSerialization() {
+            return serialization;
+        }
+    }
+
+    /** The default serializer of computed values on Redis: JDK serialization with an allow-list. */
+    public static class Serialization {
+
+        /**
+         * The classes computed values may hold, as ObjectInputFilter patterns ('com.example.Quote', 'com.example.*'
+         * for a package, 'com.example.**' with its subpackages); every other class is refused when a value is read
+         * (a miss) and when it is written (an error). Empty for the application's auto-configuration packages plus
+         * 'java.lang.*', 'java.util.**', 'java.time.**', 'java.math.*'; a list given replaces all of these.
+         */
+        private List<String> allowedClasses = new ArrayList<>();
+
+        public List<String> getAllowedClasses() {
+            return allowedClasses;
+        }
+
+        public void setAllowedClasses(List<String> allowedClasses) {
+            this.allowedClasses = allowedClasses;
         }
     }
 

@@ -4,15 +4,19 @@ import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
+import dev.locks.redis.AllowListJdkSerializer;
 import dev.locks.redis.RedisComputeCache;
 import dev.locks.redis.RedisLockRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -32,11 +36,17 @@ import org.springframework.data.redis.serializer.RedisSerializer;
  *   <li>{@code locks.key-prefix} is the namespace of every key in Redis, {@value #DEFAULT_KEY_PREFIX} when
  *       unset. {@code locks.redis.notify=false} makes the registry's waiters poll at their retry interval
  *       instead of subscribing to the release channel; the compute cache always subscribes.</li>
+ *   <li>{@code locks.key-prefix} must not be empty on Redis (startup fails naming it).</li>
  *   <li>Computed values are written through the {@code RedisSerializer<Object>} bean named
- *       {@value #SERIALIZER_BEAN_NAME}, JDK serialization by default (values must be
+ *       {@value #SERIALIZER_BEAN_NAME}, by default JDK serialization with an allow-list
+ *       ({@link AllowListJdkSerializer}, {@code locks.redis.serialization.allowed-classes}; values must be
  *       {@link java.io.Serializable}). An application replaces it by defining its own bean of that name, say
  *       {@code @Bean RedisSerializer<Object> locksRedisSerializer()} returning a JSON serializer; every node
  *       of the application must use the same one.</li>
+ *   <li>A {@link RedisConnectionFactory} bean named {@value #COMPUTE_CONNECTION_FACTORY_BEAN_NAME}, when
+ *       present (declare it {@code @Bean(defaultCandidate = false)}), holds the computed values, so that they
+ *       never crowd out or evict a lock; the locks stay on the application's default connection factory.
+ *       {@link RedisMemoryPolicyCheck} warns at startup when the lock server may evict keys.</li>
  *   <li>On shutdown the registry stops its watchdog, releases this node's locks in Redis and unsubscribes, and
  *       the cache unsubscribes, while the connection factory still runs ({@link RedisBackendLifecycle}: the
  *       factory stops before any bean is destroyed). This applies to every {@link RedisLockRegistry} and
@@ -58,11 +68,15 @@ class RedisBackendConfiguration {
     /** The name of the serializer bean of computed values, which the application may define itself. */
     static final String SERIALIZER_BEAN_NAME = "locksRedisSerializer";
 
+    /** The name of the connection factory bean that holds the computed values, when the application has one. */
+    static final String COMPUTE_CONNECTION_FACTORY_BEAN_NAME = "locksComputeRedisConnectionFactory";
+
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(LockRegistry.class)
     RedisLockRegistry lockRegistry(RedisConnectionFactory connectionFactory, LocksProperties properties,
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
-            ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers) {
+            ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers, BeanFactory beanFactory) {
+        requireLockServer(connectionFactory, beanFactory);
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
                 .notify(properties.getRedis().isNotify())
@@ -76,8 +90,9 @@ class RedisBackendConfiguration {
     RedisComputeCache computeCache(RedisConnectionFactory connectionFactory, LocksProperties properties,
             @Qualifier(SERIALIZER_BEAN_NAME) RedisSerializer<Object> serializer,
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
-            ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
-        return BuilderCustomizers.computeCache(customizers, RedisComputeCache.builder(connectionFactory)
+            ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers, BeanFactory beanFactory) {
+        RedisConnectionFactory values = valuesConnectionFactory(connectionFactory, beanFactory);
+        return BuilderCustomizers.computeCache(customizers, RedisComputeCache.builder(values)
                 .keyPrefix(keyPrefix(properties))
                 .serializer(serializer)
                 .defaultOptions(properties.toComputeOptions())
@@ -87,13 +102,35 @@ class RedisBackendConfiguration {
     }
 
     /**
-     * JDK serialization with the application's class loader (as Spring Boot's Redis cache has it); the
-     * application's bean of this name wins.
+     * JDK serialization with the application's class loader that never instantiates a class outside
+     * {@code locks.redis.serialization.allowed-classes} (by default the application's auto-configuration
+     * packages and the JDK's value types), with limits on depth, references and bytes; the application's bean
+     * of this name wins.
      */
     @Bean(SERIALIZER_BEAN_NAME)
     @ConditionalOnMissingBean(name = SERIALIZER_BEAN_NAME)
-    RedisSerializer<Object> locksRedisSerializer(ResourceLoader resourceLoader) {
-        return RedisSerializer.java(resourceLoader.getClassLoader());
+    RedisSerializer<Object> locksRedisSerializer(ResourceLoader resourceLoader, LocksProperties properties,
+            BeanFactory beanFactory) {
+        List<String> allowed = properties.getRedis().getSerialization().getAllowedClasses();
+        try {
+            if (allowed.isEmpty()) {
+                List<String> packages = AutoConfigurationPackages.has(beanFactory)
+                        ? AutoConfigurationPackages.get(beanFactory).stream().map(name -> name + ".**").toList()
+                        : List.of();
+                return AllowListJdkSerializer.withJdkTypes(resourceLoader.getClassLoader(), packages);
+            }
+            return new AllowListJdkSerializer(resourceLoader.getClassLoader(), allowed);
+        }
+        catch (IllegalArgumentException ex) {
+            throw new InvalidConfigurationPropertyValueException("locks.redis.serialization.allowed-classes", allowed,
+                    ex.getMessage());
+        }
+    }
+
+    /** Warns at startup when the lock server may evict locks for memory. */
+    @Bean
+    RedisMemoryPolicyCheck locksRedisMemoryPolicyCheck(RedisConnectionFactory connectionFactory) {
+        return new RedisMemoryPolicyCheck(connectionFactory);
     }
 
     /**
@@ -117,6 +154,33 @@ class RedisBackendConfiguration {
     }
 
     private static String keyPrefix(LocksProperties properties) {
-        return (properties.getKeyPrefix() != null) ? properties.getKeyPrefix() : DEFAULT_KEY_PREFIX;
+        String prefix = properties.getKeyPrefix();
+        if (prefix == null) {
+            return DEFAULT_KEY_PREFIX;
+        }
+        if (prefix.isEmpty()) {
+            throw new InvalidConfigurationPropertyValueException("locks.key-prefix", prefix, "Must not be empty on"
+                    + " Redis: it is this application's namespace there (default '" + DEFAULT_KEY_PREFIX + "').");
+        }
+        return prefix;
+    }
+
+    /** The application's {@value #COMPUTE_CONNECTION_FACTORY_BEAN_NAME} if it has one, else the locks' own. */
+    private static RedisConnectionFactory valuesConnectionFactory(RedisConnectionFactory locks,
+            BeanFactory beanFactory) {
+        return beanFactory.containsBean(COMPUTE_CONNECTION_FACTORY_BEAN_NAME)
+                ? beanFactory.getBean(COMPUTE_CONNECTION_FACTORY_BEAN_NAME, RedisConnectionFactory.class) : locks;
+    }
+
+    /** The locks must not land on the values' server because it was the only connection factory left. */
+    private static void requireLockServer(RedisConnectionFactory locks, BeanFactory beanFactory) {
+        if (beanFactory.containsBean(COMPUTE_CONNECTION_FACTORY_BEAN_NAME)
+                && valuesConnectionFactory(locks, beanFactory) == locks) {
+            throw new IllegalStateException("The RedisConnectionFactory of the locks is "
+                    + COMPUTE_CONNECTION_FACTORY_BEAN_NAME
+                    + ", meant for computed values only. Declare it with @Bean(defaultCandidate = false), so that"
+                    + " Spring Boot still configures the connection factory of spring.data.redis.* for the locks, or"
+                    + " define that one yourself.");
+        }
     }
 }

@@ -55,11 +55,11 @@ class RedisBackendPauseTests {
 
     /**
      * Until the waiter's first attempt has failed, so that it waits for the release notice: a failed attempt
-     * marks the key waited for in Redis ({@code <prefix>waiting:<key>}).
+     * queues its ticket in Redis ({@code <prefix>queue:<key>}).
      */
     private static void awaitWaiting(CompletableFuture<Lease> waiter) {
         await().atMost(Duration.ofSeconds(10))
-                .until(() -> Long.valueOf(1).equals(redis.server().command("EXISTS", "locks:waiting:after")));
+                .until(() -> Long.valueOf(1).equals(redis.server().command("EXISTS", "locks:queue:after")));
         assertThat(waiter).isNotDone();
     }
 

@@ -157,6 +157,124 @@ public abstract class ComputeCacheContract {
         assertThat(cache.fetchOrCompute(key, TTL, counter)).isEqualTo("v2");
     }
 
+    @Test
+    void invalidateDuringAComputationShouldWinOverItsResult() {
+        String key = key("invalidate-in-flight");
+        ComputeCache peer = newPeer(cache, DEFAULTS, clock);
+        ComputeCacheStall<String> readsOldRow = ComputeCacheStall.returning("old");
+        Future<String> computer = computing("alice", key, readsOldRow);
+        Future<String> joined = waiting("bob", key, 1, () -> cache.fetchOrCompute(key, TTL, () -> "bob"));
+
+        peer.invalidate(key); // the writer updated the row ("new"), then invalidates, on another node
+
+        Future<String> after = callers.start("carol", () -> peer.fetchOrCompute(key, TTL, () -> "new"));
+        assertThat(result(after)).as("a call that starts after invalidate gets a fresh computation").isEqualTo("new");
+        readsOldRow.release();
+        assertThat(result(computer)).as("the computation still answers its own caller").isEqualTo("old");
+        assertThat(result(joined)).as("and the waiters that had joined it").isEqualTo("old");
+        assertThat(cache.fetchOrCompute(key, TTL, () -> "newer")).isEqualTo("new");
+        assertThat(peer.fetchOrCompute(key, TTL, () -> "newer")).isEqualTo("new");
+    }
+
+    @Test
+    void invalidateDuringAComputationWithNoLaterCallShouldStoreNothing() {
+        String key = key("invalidate-unstored");
+        ComputeCache peer = newPeer(cache, DEFAULTS, clock);
+        ComputeCacheStall<String> readsOldRow = ComputeCacheStall.returning("old");
+        Future<String> computer = computing("alice", key, readsOldRow);
+
+        peer.invalidate(key);
+        readsOldRow.release();
+
+        assertThat(result(computer)).isEqualTo("old");
+        assertThat(cache.fetchOrCompute(key, TTL, () -> "new")).isEqualTo("new");
+        assertThat(peer.fetchOrCompute(key, TTL, () -> "newer")).isEqualTo("new");
+    }
+
+    @Test
+    void protocolCompletionAfterInvalidateShouldAnswerItsWaitersButNotBeStored() {
+        String key = key("invalidate-protocol");
+        ComputeOutcome.Compute turn = beginAsComputer(key, "hint");
+        Future<ComputeOutcome> waiter = waiting("bob", key, 1, () -> cache.begin(key, TTL, "hint"));
+
+        newPeer(cache, DEFAULTS, clock).invalidate(key);
+
+        cache.complete(turn.ticket(), "old", null);
+        assertThat(result(waiter)).isEqualTo(new ComputeOutcome.Value("old"));
+        assertThat(cache.fetchOrCompute(key, TTL, () -> "new")).isEqualTo("new");
+    }
+
+    @Test
+    void callsAfterAnInvalidateShouldNeverSeeAValueReadBeforeIt() {
+        String key = key("invalidate-fuzz");
+        AtomicInteger row = new AtomicInteger();
+        AtomicInteger invalidated = new AtomicInteger();
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Future<Integer>> readers = new ArrayList<>();
+        for (int t = 0; t < 6; t++) {
+            readers.add(callers.start("reader-" + t, () -> {
+                gate.await();
+                int stale = 0;
+                for (int i = 0; i < 150; i++) {
+                    int floor = invalidated.get();
+                    int seen = Integer.parseInt(cache.fetchOrCompute(key, Duration.ZERO, () -> Integer.toString(row.get())));
+                    stale += seen < floor ? 1 : 0;
+                }
+                return stale;
+            }));
+        }
+        Future<Integer> writer = callers.start("writer", () -> {
+            gate.await();
+            for (int i = 0; i < 40; i++) {
+                int next = row.incrementAndGet(); // the database update, then the invalidation
+                cache.invalidate(key);
+                invalidated.set(next);
+                Thread.yield();
+            }
+            return 0;
+        });
+
+        gate.countDown();
+
+        assertThat(result(writer)).isZero();
+        for (Future<Integer> reader : readers) {
+            assertThat(result(reader)).as("calls that returned a value read before an invalidate they followed")
+                    .isZero();
+        }
+        assertThat(cache.fetchOrCompute(key, TTL, () -> "recomputed")).as("what is stored was read after the last one")
+                .isIn(Integer.toString(row.get()), "recomputed");
+    }
+
+    // ---- recursion
+
+    @Test
+    void computationCallingItsOwnKeyShouldFailAtOnceNamingIt() {
+        String key = key("recursive");
+
+        Future<String> call = callers.start("alice",
+                () -> cache.fetchOrCompute(key, TTL, () -> cache.fetchOrCompute(key, TTL, () -> "inner")));
+
+        assertThat(failure(call)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("recursive").hasMessageContaining("'" + key + "'");
+        assertThat(cache.fetchOrCompute(key, TTL, () -> "v")).as("nothing is left behind").isEqualTo("v");
+    }
+
+    @Test
+    void computationCallingItsOwnKeyThroughASecondKeyShouldFailAtOnceNamingBoth() {
+        String outer = key("recursive-outer");
+        String inner = key("recursive-inner");
+
+        Future<String> call = callers.start("alice", () -> cache.fetchOrCompute(outer, TTL,
+                () -> cache.fetchOrCompute(inner, TTL, () -> cache.fetchOrCompute(outer, TTL, () -> "innermost"))));
+
+        assertThat(failure(call)).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("recursive")
+                .hasMessageContaining("'" + outer + "'").hasMessageContaining("'" + inner + "'");
+        assertThat(cache.fetchOrCompute(inner, TTL, () -> "v")).isEqualTo("v");
+        assertThat(cache.fetchOrCompute(key("recursive-other"), TTL,
+                () -> cache.fetchOrCompute(outer, TTL, () -> "nested, not recursive"))).isEqualTo("nested, not recursive");
+    }
+
     @ParameterizedTest
     @NullAndEmptySource
     @ValueSource(strings = {" ", "\t\n"})

@@ -109,6 +109,28 @@ class ComputeFlightsSeamTest {
         assertThat(flights.attach(first, state)).isFalse();
     }
 
+    @Test
+    void invalidatedFlightShouldStillSettleItsWaitersByTicketWhileLaterCallersStartANewOne() {
+        ComputeTicket old = computer("k");
+        flights.attach(old, "old state");
+        Future<ComputeOutcome> joinedBefore = waiter("bob", "k");
+
+        flights.invalidate("k");
+
+        ComputeTicket fresh = computer("k");
+        assertThat(fresh).as("a later caller starts a new miss").isNotEqualTo(old);
+        flights.attach(fresh, "new state");
+        assertThat(flights.attachment("k")).isEqualTo("new state");
+        assertThat(flights.attachments("k")).containsExactly("new state", "old state");
+        assertThat(flights.attachment(old)).as("the old ticket still reaches its flight").isEqualTo("old state");
+        assertThat(flights.size()).isEqualTo(2);
+        assertThat(flights.settle(old, new ComputeOutcome.Value("old"))).isTrue();
+        assertThat(result(joinedBefore)).isEqualTo(new ComputeOutcome.Value("old"));
+        assertThat(flights.attachments("k")).containsExactly("new state");
+        assertThat(flights.settle(fresh, new ComputeOutcome.Value("new"))).isTrue();
+        assertThat(flights.size()).isZero();
+    }
+
     private ComputeTicket computer(String key) {
         return ((ComputeOutcome.Compute) flights.join(key, "", OPTIONS)).ticket();
     }

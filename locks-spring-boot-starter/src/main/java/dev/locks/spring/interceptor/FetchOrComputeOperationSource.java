@@ -9,10 +9,9 @@ import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.core.env.Environment;
-import org.springframework.expression.Expression;
 
 /**
- * Parses {@link FetchOrCompute} annotations once per bean class: the key expression, the duration
+ * Parses {@link FetchOrCompute} annotations once per bean class: the name and key expression, the duration
  * attributes, and the return type.
  *
  * <p>Return types: a value (stored as is); {@code Optional} (its content is stored, an empty one stores
@@ -37,20 +36,9 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
     protected FetchOrComputeOperation parse(FetchOrCompute annotation, Method method, Class<?> targetClass) {
         AttributeValues values = new AttributeValues(environment, FetchOrCompute.class, targetClass, method);
         boolean optional = checkReturnType(method, values);
-        MethodParameters parameters = expressions.parameters(method);
-        Expression key = values.expression("key", annotation.key(), expressions, parameters);
-        return new FetchOrComputeOperation(MethodDescriptions.describe(targetClass, method), expressions, parameters,
-                annotation.key(), key, overrides(annotation, values), optional)
-                .tagged(tagName(annotation, method, targetClass));
-    }
-
-    /**
-     * The {@code name} tag of a method's meters and observation: for now {@code <simple class name>.<method
-     * name>}, as for {@code @Locked}; the one place to use the annotation's value namespace ({@code name}) once
-     * {@code @FetchOrCompute} has it.
-     */
-    static String tagName(FetchOrCompute annotation, Method method, Class<?> targetClass) {
-        return MethodDescriptions.tagName(targetClass, method);
+        ComputedKey key = ComputedKey.parse(FetchOrCompute.class, annotation.name().trim(), annotation.key(), method,
+                targetClass, values, expressions);
+        return new FetchOrComputeOperation(key, overrides(annotation, values), optional);
     }
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {

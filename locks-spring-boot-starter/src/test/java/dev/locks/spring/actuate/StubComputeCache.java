@@ -48,4 +48,8 @@ final class StubComputeCache implements ComputeCache {
     public boolean fail(ComputeTicket ticket, Throwable error) {
         throw new UnsupportedOperationException();
     }
+
+    @Override
+    public void invalidate(String key) {
+    }
 }

@@ -2,6 +2,7 @@ package dev.locks.spring.interceptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locks.annotation.EvictComputed;
 import dev.locks.annotation.FetchOrCompute;
 import dev.locks.annotation.Locked;
 import dev.locks.spring.LocksAutoConfiguration;
@@ -129,6 +130,22 @@ class InvalidAnnotationStartupTests {
                 .contains("it returns java.util.concurrent.Future");
     }
 
+    @Test
+    void badKeyExpressionOfEvictComputedShouldStopStartupNamingClassMethodAndExpression() {
+        FailureAnalysis analysis = failure(BadEviction.class);
+        assertThat(analysis.getDescription()).contains("@EvictComputed annotation of method 'update'")
+                .contains("class '" + BadEviction.class.getName() + "'")
+                .contains("Attribute: key")
+                .contains("Value: '#nope'")
+                .contains("'#nope' is not a parameter of the method");
+    }
+
+    @Test
+    void emptyNameOfEvictComputedShouldStopStartup() {
+        assertThat(failure(UnnamedEviction.class).getDescription()).contains("@EvictComputed")
+                .contains("Attribute: name").contains("it is empty");
+    }
+
     private FailureAnalysis failure(Class<?> beanClass) {
         return StartupFailures.analyzeStartup(runner, beanClass, InvalidLocksAnnotationException.class);
     }
@@ -249,6 +266,20 @@ class InvalidAnnotationStartupTests {
         @Locked(keys = "#id")
         public java.util.concurrent.Future<String> run(String id) {
             return CompletableFuture.completedFuture(id);
+        }
+    }
+
+    static class BadEviction {
+
+        @EvictComputed(name = "quotes", key = "#nope")
+        public void update(String symbol) {
+        }
+    }
+
+    static class UnnamedEviction {
+
+        @EvictComputed(name = " ", key = "#symbol")
+        public void update(String symbol) {
         }
     }
 }

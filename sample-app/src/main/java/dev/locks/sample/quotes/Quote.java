@@ -6,7 +6,8 @@ import java.time.Instant;
 
 /**
  * A price, and when it was computed. Serializable because on the Redis backend computed values are stored in
- * Redis, with JDK serialization unless the application defines a {@code locksRedisSerializer} bean.
+ * Redis, with JDK serialization (which allows the application's packages) unless the application defines a
+ * {@code locksRedisSerializer} bean.
  */
 public record Quote(String symbol, BigDecimal price, Instant computedAt) implements Serializable {
 }

@@ -1,5 +1,6 @@
 package dev.locks.sample.quotes;
 
+import dev.locks.annotation.EvictComputed;
 import dev.locks.annotation.FetchOrCompute;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -18,7 +19,7 @@ public class QuoteService {
      * The quote of {@code symbol}: computed at most once at a time however many callers ask together, then
      * served from the cache for 30 seconds.
      */
-    @FetchOrCompute(key = "'quote:' + #symbol", ttl = "30s")
+    @FetchOrCompute(name = "quotes", key = "#symbol", ttl = "30s")
     public Quote quote(String symbol) {
         computations.incrementAndGet();
         ThreadLocalRandom random = ThreadLocalRandom.current();
@@ -31,6 +32,14 @@ public class QuoteService {
         }
         BigDecimal price = BigDecimal.valueOf(random.nextDouble(10, 1000)).setScale(2, RoundingMode.HALF_UP);
         return new Quote(symbol, price, Instant.now());
+    }
+
+    /**
+     * Drops the cached quote of {@code symbol} (stored as {@code "quotes:<symbol>"}) once this returns: a quote
+     * being computed meanwhile is not stored either, so the next call computes a fresh one.
+     */
+    @EvictComputed(name = "quotes", key = "#symbol")
+    public void refresh(String symbol) {
     }
 
     /** How many times a quote has been computed since the application started. */

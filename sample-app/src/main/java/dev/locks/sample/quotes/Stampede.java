@@ -1,6 +1,5 @@
 package dev.locks.sample.quotes;
 
-import dev.locks.ComputeCache;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -22,11 +21,8 @@ public class Stampede {
 
     private final QuoteService quotes;
 
-    private final ComputeCache cache;
-
-    Stampede(QuoteService quotes, ComputeCache cache) {
+    Stampede(QuoteService quotes) {
         this.quotes = quotes;
-        this.cache = cache;
     }
 
     /**
@@ -35,7 +31,7 @@ public class Stampede {
      * wait for its value.
      */
     public Report run(String symbol, int callers) {
-        cache.invalidate("quote:" + symbol);
+        quotes.refresh(symbol);
         long computationsBefore = quotes.computations();
         ExecutorService pool = Executors.newFixedThreadPool(callers, new CustomizableThreadFactory("stampede-"));
         try {
