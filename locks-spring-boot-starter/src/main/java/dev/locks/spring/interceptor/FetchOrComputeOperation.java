@@ -17,8 +17,12 @@ public final class FetchOrComputeOperation {
 
     private final boolean optional;
 
-    FetchOrComputeOperation(ComputedKey key, UnaryOperator<ComputeOptions> overrides, boolean optional) {
+    private final String tagName;
+
+    FetchOrComputeOperation(ComputedKey key, String tagName, UnaryOperator<ComputeOptions> overrides,
+            boolean optional) {
         this.key = key;
+        this.tagName = tagName;
         this.overrides = new Overrides<>(overrides);
         this.optional = optional;
     }
@@ -28,9 +32,12 @@ public final class FetchOrComputeOperation {
         return key.name();
     }
 
-    /** The {@code name} tag of this method's meters and observation: the values' namespace (SPEC section 7). */
+    /**
+     * The {@code name} tag of this method's meters and observation (SPEC section 7): the annotation's
+     * {@code name}, or {@code <simple class name>.<method name>} as for {@code @Locked} when it has none.
+     */
     String tagName() {
-        return key.name();
+        return tagName;
     }
 
     /**

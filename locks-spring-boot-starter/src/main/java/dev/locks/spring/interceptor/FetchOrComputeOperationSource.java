@@ -36,9 +36,11 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
     protected FetchOrComputeOperation parse(FetchOrCompute annotation, Method method, Class<?> targetClass) {
         AttributeValues values = new AttributeValues(environment, FetchOrCompute.class, targetClass, method);
         boolean optional = checkReturnType(method, values);
-        ComputedKey key = ComputedKey.parse(FetchOrCompute.class, annotation.name().trim(), annotation.key(), method,
-                targetClass, values, expressions);
-        return new FetchOrComputeOperation(key, overrides(annotation, values), optional);
+        String name = annotation.name().trim();
+        ComputedKey key = ComputedKey.parse(FetchOrCompute.class, name, annotation.key(), method, targetClass, values,
+                expressions);
+        String tagName = name.isEmpty() ? MethodDescriptions.tagName(targetClass, method) : name;
+        return new FetchOrComputeOperation(key, tagName, overrides(annotation, values), optional);
     }
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {

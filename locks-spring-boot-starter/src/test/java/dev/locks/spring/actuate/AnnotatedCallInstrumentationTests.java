@@ -43,6 +43,7 @@ class AnnotatedCallInstrumentationTests {
             worker.work("a");
             worker.work("b");
             worker.quote("ACME");
+            worker.rate("EUR");
             context.getBean(LockRegistry.class).acquire(List.of("direct")).close();
 
             MeterRegistry meters = context.getBean(MeterRegistry.class);
@@ -51,6 +52,8 @@ class AnnotatedCallInstrumentationTests {
             assertThat(meters.get("locks.acquire").tags("name", "none", "result", "acquired").timer().count()).isOne();
             assertThat(meters.get("locks.compute").tags("name", "Worker.quote", "outcome", "computed").timer().count())
                     .isOne();
+            assertThat(meters.get("locks.compute").tags("name", "rates", "outcome", "computed").timer().count())
+                    .as("a named @FetchOrCompute is tagged with its name").isOne();
         });
     }
 
@@ -140,6 +143,11 @@ class AnnotatedCallInstrumentationTests {
         @FetchOrCompute(key = "#symbol", ttl = "1m")
         public String quote(String symbol) {
             return symbol + "=1";
+        }
+
+        @FetchOrCompute(name = "rates", key = "#currency", ttl = "1m")
+        public String rate(String currency) {
+            return currency + "=1";
         }
     }
 }
