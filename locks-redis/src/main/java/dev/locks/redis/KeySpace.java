@@ -9,15 +9,56 @@ import java.util.Objects;
  * (ticket ids by order) and the tickets' deadlines at {@code <prefix>queue-until:<key>}; the fencing counter
  * at {@code <prefix>fencing}, and the release channel {@code <prefix>released}. The {@code lock:} namespace
  * keeps a caller's key (say {@code "fencing"}) from ever meeting the counter or whatever else shares the prefix.
+ *
+ * <p>On a Redis Cluster ({@link #forCluster()}) a script may only touch keys of one hash slot, so the names a
+ * lock key's scripts use with it carry a hash tag of that key's slot ({@link ClusterSlots#tag}):
+ * {@code <prefix>queue:{<tag>}<key>}, {@code <prefix>queue-until:{<tag>}<key>}, and one fencing counter per
+ * slot, {@code <prefix>fencing:{<tag>}}. Lock keys keep their names (they spread over the slots by their own
+ * text), and so does the channel.
  */
 final class KeySpace {
 
     private final String prefix;
     private final String lockPrefix;
+    private final boolean cluster;
 
     KeySpace(String prefix) {
+        this(prefix, false);
+    }
+
+    private KeySpace(String prefix, boolean cluster) {
         this.prefix = Objects.requireNonNull(prefix, "keyPrefix");
         this.lockPrefix = prefix + "lock:";
+        this.cluster = cluster;
+    }
+
+    /**
+     * This key space with the names of a Redis Cluster. A prefix with a complete hash tag ({@code "{locks}:"})
+     * still works, every key then in that tag's one slot; a prefix with an unclosed or empty one cannot.
+     *
+     * @throws IllegalStateException naming {@code locks.key-prefix} for a prefix whose braces would move the
+     *         store's keys out of their lock key's slot
+     */
+    KeySpace forCluster() {
+        int open = prefix.indexOf('{');
+        if (open >= 0) {
+            int close = prefix.indexOf('}', open + 1);
+            if (close < 0 || close == open + 1) {
+                throw new IllegalStateException("locks.key-prefix '" + prefix + "' has an unclosed or empty hash tag"
+                        + " ('{' without a non-empty '{...}'), which Redis Cluster would hash into other slots than"
+                        + " the lock keys'; close it ('{locks}:') or leave braces out");
+            }
+        }
+        return new KeySpace(prefix, true);
+    }
+
+    boolean cluster() {
+        return cluster;
+    }
+
+    /** On a cluster, the hash tag of the slot of {@code key}'s lock, else nothing. */
+    private String slotTag(String key) {
+        return cluster ? "{" + ClusterSlots.tag(ClusterSlots.slot(lock(key))) + "}" : "";
     }
 
     String prefix() {
@@ -31,12 +72,12 @@ final class KeySpace {
 
     /** The Redis key of the wait queue of {@code key}: a sorted set of ticket ids, oldest (lowest order) first. */
     String queue(String key) {
-        return prefix + "queue:" + key;
+        return prefix + "queue:" + slotTag(key) + key;
     }
 
     /** The Redis key of the deadlines of {@link #queue}'s tickets: a sorted set by expiry (server milliseconds). */
     String queueDeadlines(String key) {
-        return prefix + "queue-until:" + key;
+        return prefix + "queue-until:" + slotTag(key) + key;
     }
 
     /** The caller's key of a lock's Redis key. */
@@ -55,6 +96,11 @@ final class KeySpace {
 
     String fencingCounter() {
         return prefix + "fencing";
+    }
+
+    /** The fencing counter of the slot of {@code key}'s lock: on a cluster one per slot, else the one. */
+    String fencingCounter(String key) {
+        return cluster ? prefix + "fencing:{" + ClusterSlots.tag(ClusterSlots.slot(lock(key))) + "}" : fencingCounter();
     }
 
     String releaseChannel() {

@@ -25,6 +25,7 @@ final class LockScripts {
     @SuppressWarnings("rawtypes")
     static final RedisScript<List> READ = script("read.lua", List.class);
     static final RedisScript<Long> FORCE_RELEASE = script("force-release.lua", Long.class);
+    static final RedisScript<Long> RAISE = script("raise.lua", Long.class);
 
     private LockScripts() {
     }

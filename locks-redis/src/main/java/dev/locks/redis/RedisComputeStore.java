@@ -75,6 +75,7 @@ final class RedisComputeStore {
     private final String channel;
     private final byte[] channelBytes;
     private final byte[] graceMillis;
+    private volatile Boolean cluster;
 
     RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer,
             UnreadableValues unreadable) {
@@ -226,12 +227,29 @@ final class RedisComputeStore {
         return prefix + "value:" + key;
     }
 
+    /** On a Redis Cluster, with a hash tag of the value's slot: the scripts touch both. */
     private String missKey(String key) {
-        return prefix + "compute:" + key;
+        return prefix + "compute:" + valueSlotTag(key) + key;
     }
 
+    /** On a Redis Cluster, the hash tag of {@code key}'s value's slot; else nothing. */
+    private String valueSlotTag(String key) {
+        return onCluster() ? "{" + ClusterSlots.tag(ClusterSlots.slot(valueKey(key))) + "}" : "";
+    }
+
+    /** Whether the factory connects to a Redis Cluster, asked on first use (inside a round trip's call). */
+    private boolean onCluster() {
+        Boolean known = cluster;
+        if (known == null) {
+            known = ClusterSlots.isCluster(factory);
+            cluster = known;
+        }
+        return known;
+    }
+
+    /** On a Redis Cluster, with a hash tag of the value's slot, as {@link #missKey}. */
     private String invalidatedKey(String key) {
-        return prefix + "invalidated:" + key;
+        return prefix + "invalidated:" + valueSlotTag(key) + key;
     }
 
     /** {@code stored}, read; or, if it cannot be read, {@code null} once it is removed and reported. */

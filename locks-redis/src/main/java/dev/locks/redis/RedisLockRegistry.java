@@ -14,7 +14,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *   <li>Threads of one node contend in this node's memory first, and re-entry costs no round trip; the keys
  *       a lease newly takes are taken in Redis all-or-nothing in one round trip (a Lua script), and released
  *       in one round trip (compare-and-delete of this lease's keys plus one publish).</li>
- *   <li>Fencing tokens come from one counter in Redis, so they increase across all nodes.</li>
+ *   <li>Fencing tokens come from one counter in Redis, so they increase across all nodes. On a Redis Cluster
+ *       (found out on the first command), keys spread over the slots: a multi-key acquire takes them slot by
+ *       slot in ascending slot order, all or nothing, with one counter per slot and each lease's token above
+ *       every earlier token of each of its keys (see the README, "Redis Cluster").</li>
  *   <li>A waiter is woken as soon as a key it waits for is released on any node: each node subscribes once
  *       to one channel for all keys ({@link Builder#notify(boolean)}; without it waiters poll at their retry
  *       interval).</li>

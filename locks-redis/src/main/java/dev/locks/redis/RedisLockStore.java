@@ -3,6 +3,8 @@ package dev.locks.redis;
 import dev.locks.LockUnavailableException;
 import dev.locks.internal.Keys;
 import dev.locks.spi.RemoteLockStore;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -10,9 +12,13 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
@@ -35,14 +41,26 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  * {@link #dequeue} and {@link #forceRelease} are one script call each ({@link LockScripts}), whatever the number of keys;
  * {@link #scan} is one {@code SCAN} per batch plus one script call reading the batch.
  *
+ * <p>On a Redis Cluster (the factory's connections are {@link RedisClusterConnection}s) a script may only touch
+ * one hash slot: the store's own keys carry a hash tag of their lock key's slot, with one fencing counter per
+ * slot ({@link KeySpace#forCluster()}), and every multi-key method runs once per slot touched, in ascending
+ * slot order. An acquire over {@code s > 1} slots is {@code s} acquire calls (a blocked one gives back the
+ * slots already taken, in the same attempt) plus {@code s - 1} calls raising the earlier slots' counters to
+ * the lease's token (see {@code acquireSlots}); one slot is one call, as on one server. {@link #scan} runs
+ * {@code SCAN} on each master and reads each batch's keys slot by slot.
+ *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached
  * or does not answer within the client's command timeout.
  */
 final class RedisLockStore implements RemoteLockStore {
 
+    private static final System.Logger LOG = System.getLogger(RedisLockStore.class.getName());
+
     private final RedisConnectionFactory factory;
     private final StringRedisTemplate redis;
-    private final KeySpace space;
+    private volatile KeySpace space;
+    /** Whether the factory's connections are a Redis Cluster's; null until the first command finds out. */
+    private volatile Boolean cluster;
     private final boolean notify;
     private final String prefixBytes;
     private final long infiniteLeaseMillis;
@@ -74,6 +92,47 @@ final class RedisLockStore implements RemoteLockStore {
         return space;
     }
 
+    /**
+     * Whether the factory connects to a Redis Cluster (asked once, on the first command: getting a connection
+     * sends no command); on a cluster the key space takes its cluster names ({@link KeySpace#forCluster()}).
+     */
+    private boolean onCluster() {
+        Boolean known = cluster;
+        if (known == null) {
+            synchronized (this) {
+                known = cluster;
+                if (known == null) {
+                    known = call(() -> "connect", () -> ClusterSlots.isCluster(factory));
+                    if (known) {
+                        space = space.forCluster();
+                        LOG.log(Level.INFO, () -> "Redis lock store (key prefix '" + space.prefix() + "') runs on a"
+                                + " Redis Cluster: multi-key acquires take their keys slot by slot, in ascending slot"
+                                + " order, one round trip per slot");
+                    }
+                    cluster = known;
+                }
+            }
+        }
+        return known;
+    }
+
+    /** {@code keys} grouped by slot in ascending slot order: one group of all of them off a cluster. */
+    private List<List<String>> groups(List<String> keys) {
+        return onCluster() ? ClusterSlots.bySlot(keys, space::lock) : List.of(keys);
+    }
+
+    /** {@code command} once per slot of {@code keys} (once off a cluster): the union of the keys it says were lost. */
+    private Set<String> perSlot(List<Ownership> keys, Function<List<Ownership>, Set<String>> command) {
+        if (!onCluster()) {
+            return command.apply(keys);
+        }
+        Set<String> lost = new LinkedHashSet<>();
+        for (List<Ownership> group : ClusterSlots.bySlot(keys, ownership -> space.lock(ownership.key()))) {
+            lost.addAll(command.apply(group));
+        }
+        return lost;
+    }
+
     @Override
     public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
         return tryAcquire(keys, owner, leaseMillis, null);
@@ -87,23 +146,91 @@ final class RedisLockStore implements RemoteLockStore {
         if (leaseMillis < 0) {
             throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
         }
-        List<String> scriptKeys = new ArrayList<>(3 * keys.size() + 1);
-        scriptKeys.addAll(lockAndQueueKeys(keys));
-        scriptKeys.add(space.fencingCounter());
+        List<List<String>> groups = groups(keys);
+        if (groups.size() == 1) {
+            return acquireGroup(keys, keys, owner, leaseMillis, ticket, 0);
+        }
+        return acquireSlots(keys, groups, owner, leaseMillis, ticket);
+    }
+
+    /**
+     * A multi-slot acquire on a Redis Cluster: the slots' groups one after the other in ascending slot order
+     * (one global order, so two acquirers never hold a part each of what the other needs while waiting: a
+     * blocked acquire gives back what it took), each group one script call on its shard, all-or-nothing
+     * overall. Fencing: each group's token is above the previous group's (its floor) and above its slot's
+     * counter; the last group's is the lease's token, T. The earlier slots' counters are then raised to T
+     * (one more round trip each), before T is handed out, so that a later lease of any of the keys gets more.
+     */
+    private Attempt acquireSlots(List<String> keys, List<List<String>> groups, Owner owner, long leaseMillis,
+            Ticket ticket) {
+        long floor = 0;
+        long order = ticket == null ? 0 : ticket.order();
+        List<List<String>> taken = new ArrayList<>(groups.size());
+        try {
+            for (List<String> group : groups) {
+                Attempt attempt = acquireGroup(keys, group, owner, leaseMillis,
+                        ticket == null ? null : new Ticket(ticket.id(), order, ticket.leaseMillis()), floor);
+                if (!attempt.isTaken()) {
+                    giveBack(taken, owner, ticket == null ? null
+                            : new Ticket(ticket.id(), attempt.ticketOrder(), ticket.leaseMillis()));
+                    return attempt;
+                }
+                floor = attempt.token();
+                taken.add(group);
+            }
+            for (List<String> group : taken.subList(0, taken.size() - 1)) {
+                List<String> scriptKeys = new ArrayList<>(group.size() + 1);
+                scriptKeys.add(space.fencingCounter(group.get(0)));
+                for (String key : group) {
+                    scriptKeys.add(space.lock(key));
+                }
+                String token = Long.toString(floor);
+                Long held = RedisRoundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, token, owner.id()));
+                if (held == null || held != group.size()) { // its lease ran out before the acquire ended
+                    giveBack(taken, owner, null);
+                    return Attempt.heldBy(group.get(0), order);
+                }
+            }
+            return Attempt.taken(floor);
+        } catch (DataAccessException e) {
+            throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
+        }
+    }
+
+    /** Releases the groups a multi-slot acquire took, and queues its ticket (if any) there again. */
+    private void giveBack(List<List<String>> taken, Owner owner, Ticket ticket) {
+        for (List<String> group : taken) {
+            release(ownerships(group, owner));
+            if (ticket != null && ticket.order() > 0) {
+                enqueue(group, ticket);
+            }
+        }
+    }
+
+    /**
+     * One acquire script call for {@code group}, keys of one slot (all of {@code keys} off a cluster); an
+     * interrupted or failed call is undone for {@code keys}, the whole acquire.
+     */
+    private Attempt acquireGroup(List<String> keys, List<String> group, Owner owner, long leaseMillis, Ticket ticket,
+            long floor) {
+        List<String> scriptKeys = new ArrayList<>(3 * group.size() + 1);
+        scriptKeys.addAll(lockAndQueueKeys(group));
+        scriptKeys.add(space.fencingCounter(group.get(0)));
         List<?> result;
         try {
             result = RedisRoundTrip.call(() -> redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(),
                     owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
-                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(), prefixBytes),
-                    () -> releaseQuietly(keys, owner));
+                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(), prefixBytes,
+                    Long.toString(floor), space.cluster() ? "1" : "0"),
+                    () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
         }
         long code = (Long) result.get(0);
         return code > 0 ? Attempt.taken(code)
-                : Attempt.heldBy(keys.get((int) -code - 1), result.size() > 1 ? (Long) result.get(1) : 0);
+                : Attempt.heldBy(group.get((int) -code - 1), result.size() > 1 ? (Long) result.get(1) : 0);
     }
 
     @Override
@@ -111,16 +238,21 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return ticket.order();
         }
-        List<String> scriptKeys = new ArrayList<>(2 * keys.size() + 1);
-        for (String key : keys) {
-            scriptKeys.add(space.queue(key));
+        long order = ticket.order();
+        for (List<String> group : groups(keys)) { // the first slot's counter orders the ticket; the others keep it
+            List<String> scriptKeys = new ArrayList<>(2 * group.size() + 1);
+            for (String key : group) {
+                scriptKeys.add(space.queue(key));
+            }
+            for (String key : group) {
+                scriptKeys.add(space.queueDeadlines(key));
+            }
+            scriptKeys.add(space.fencingCounter(group.get(0)));
+            String placed = Long.toString(order);
+            order = call(() -> "queue a waiter for " + Keys.describe(keys), () -> redis.execute(LockScripts.ENQUEUE,
+                    scriptKeys, ticket.id(), placed, Long.toString(ticket.leaseMillis())));
         }
-        for (String key : keys) {
-            scriptKeys.add(space.queueDeadlines(key));
-        }
-        scriptKeys.add(space.fencingCounter());
-        return call(() -> "queue a waiter for " + Keys.describe(keys), () -> redis.execute(LockScripts.ENQUEUE, scriptKeys,
-                ticket.id(), Long.toString(ticket.order()), Long.toString(ticket.leaseMillis())));
+        return order;
     }
 
     @Override
@@ -128,8 +260,10 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return;
         }
-        call(() -> "take a waiter for " + Keys.describe(keys) + " out of their queues", () -> redis.execute(LockScripts.DEQUEUE,
-                lockAndQueueKeys(keys), ticketId, space.releaseChannel(), prefixBytes));
+        for (List<String> group : groups(keys)) {
+            call(() -> "take a waiter for " + Keys.describe(keys) + " out of their queues", () -> redis.execute(
+                    LockScripts.DEQUEUE, lockAndQueueKeys(group), ticketId, space.releaseChannel(), prefixBytes));
+        }
     }
 
     @Override
@@ -189,6 +323,11 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return Set.of();
         }
+        return perSlot(keys, this::releaseGroup);
+    }
+
+    /** One release script call for keys of one slot (any keys off a cluster). */
+    private Set<String> releaseGroup(List<Ownership> keys) {
         List<String> scriptKeys = lockAndQueueKeys(keysOf(keys));
         Object[] args = new Object[keys.size() + 2];
         args[0] = space.releaseChannel();
@@ -205,6 +344,11 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return Set.of();
         }
+        return perSlot(keys, this::renewGroup);
+    }
+
+    /** One renew script call for keys of one slot (any keys off a cluster). */
+    private Set<String> renewGroup(List<Ownership> keys) {
         List<String> scriptKeys = new ArrayList<>(keys.size());
         Object[] args = new Object[keys.size() * 2];
         for (int i = 0; i < keys.size(); i++) {
@@ -229,18 +373,23 @@ final class RedisLockStore implements RemoteLockStore {
             throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
         }
         ScanOptions options = ScanOptions.scanOptions().match(space.lockPattern()).count(batchSize).build();
+        boolean onCluster = onCluster();
         return call(() -> "list the locks under '" + space.prefix() + "'", () -> {
             List<RemoteLock> locks = new ArrayList<>();
             Set<String> seen = new HashSet<>(); // SCAN may return a key more than once
             List<String> batch = new ArrayList<>(batchSize);
-            try (Cursor<String> cursor = redis.scan(options)) {
-                while (locks.size() + batch.size() < limit && cursor.hasNext()) {
-                    String lockKey = cursor.next();
-                    if (space.isLock(lockKey) && seen.add(lockKey)) {
-                        batch.add(lockKey);
-                        if (batch.size() == batchSize) {
-                            read(batch, locks);
-                            batch.clear();
+            if (!onCluster) {
+                try (Cursor<String> cursor = redis.scan(options)) {
+                    scan(cursor::hasNext, cursor::next, batchSize, limit, seen, batch, locks);
+                }
+            } else {
+                try (RedisClusterConnection connection = factory.getClusterConnection()) {
+                    for (RedisClusterNode node : connection.clusterGetNodes()) {
+                        if (node.isMaster() && !node.getSlotRange().getSlots().isEmpty()) { // each master, once
+                            try (Cursor<byte[]> cursor = connection.scan(node, options)) {
+                                scan(cursor::hasNext, () -> new String(cursor.next(), StandardCharsets.UTF_8), batchSize,
+                                        limit, seen, batch, locks);
+                            }
                         }
                     }
                 }
@@ -250,9 +399,25 @@ final class RedisLockStore implements RemoteLockStore {
         });
     }
 
+    /** Reads the locks one {@code SCAN} cursor finds into {@code locks}, {@code batchSize} at a time. */
+    private void scan(BooleanSupplier hasNext, Supplier<String> next, int batchSize, int limit, Set<String> seen,
+            List<String> batch, List<RemoteLock> locks) {
+        while (locks.size() + batch.size() < limit && hasNext.getAsBoolean()) {
+            String lockKey = next.get();
+            if (space.isLock(lockKey) && seen.add(lockKey)) {
+                batch.add(lockKey);
+                if (batch.size() == batchSize) {
+                    read(batch, locks);
+                    batch.clear();
+                }
+            }
+        }
+    }
+
     @Override
     public RemoteLock get(String key) {
         Keys.requireValid(key, 0);
+        onCluster();
         List<RemoteLock> found = new ArrayList<>(1);
         call(() -> "read the lock on '" + key + "'", () -> {
             read(List.of(space.lock(key)), found);
@@ -266,6 +431,16 @@ final class RedisLockStore implements RemoteLockStore {
         if (lockKeys.isEmpty()) {
             return;
         }
+        if (space.cluster()) {
+            for (List<String> group : ClusterSlots.bySlot(lockKeys, lockKey -> lockKey)) {
+                readGroup(group, into);
+            }
+        } else {
+            readGroup(lockKeys, into);
+        }
+    }
+
+    private void readGroup(List<String> lockKeys, List<RemoteLock> into) {
         List<?> result = redis.execute(LockScripts.READ, lockKeys);
         long nowMicros = Long.parseLong((String) result.get(0));
         for (int i = 0; i < lockKeys.size(); i++) {

@@ -18,8 +18,11 @@
  *       someone waits for (none when nobody waits: uncontended releases broadcast nothing); each node
  *       subscribes once.</li>
  * </ul>
- * Every acquire and every release is one Lua script call, atomic on one Redis node. On Redis Cluster, give
- * the prefix a hash tag (say {@code {locks}:}) so that all of them live in one slot.
+ * Every acquire and every release is one Lua script call, atomic on one Redis node. On a Redis Cluster the keys
+ * spread over the slots with no hash tag needed: a multi-key acquire takes them slot by slot in ascending slot
+ * order, one script call per slot touched (plus one per earlier slot to raise its fencing counter), all or
+ * nothing; the store's own keys share their lock key's slot, with one fencing counter per slot (see the README,
+ * "Redis Cluster").
  *
  * <h2>Client settings for quick outage detection</h2>
  * Lettuce waits 60 seconds by default for a command (and queues commands while it reconnects), so without

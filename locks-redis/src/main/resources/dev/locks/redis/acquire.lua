@@ -6,7 +6,10 @@
 -- ARGV[1]: owner id; ARGV[2]: owner description; ARGV[3]: lease in milliseconds (> 0); ARGV[4]: '1' when the
 -- lock timeout is infinite (the lease is then renewed by the node); ARGV[5]: the caller's ticket id, '' for a
 -- caller that does not wait; ARGV[6]: its order, 0 until placed; ARGV[7]: the ticket's lease in milliseconds;
--- ARGV[8]: the release channel; ARGV[9]: the byte length of the lock keys' storage prefix.
+-- ARGV[8]: the release channel; ARGV[9]: the byte length of the lock keys' storage prefix; ARGV[10]: the floor
+-- of the token, '0' for none (on a Redis Cluster, the token of the lease's earlier slots: see issue());
+-- ARGV[11]: '1' for a token of at least the server's clock in microseconds (on a Redis Cluster, where a failover
+-- to a replica can lose the counter's last increments: the token then still goes forward with the clock).
 -- The keys are taken unless one is held or a live ticket older than the caller's (any live ticket, for a caller
 -- without one) waits for it; expired tickets are dropped on the way. Taken: the ticket leaves every queue of
 -- the keys. Not taken at KEYS[b], with a ticket: it is placed (order kept) in the queues of KEYS[1..b] and
@@ -35,7 +38,11 @@ for i = 1, n do
 end
 
 if blocked == 0 then
-  local token = issue(counter, time)
+  local floor = tonumber(ARGV[10])
+  if ARGV[11] == '1' then
+    floor = math.max(floor, tonumber(at) - 1)
+  end
+  local token = issue(counter, time, floor)
   local lease = tonumber(ARGV[3])
   for i = 1, n do
     redis.call('HSET', KEYS[i], 'owner', ARGV[1], 'desc', ARGV[2], 'token', token, 'at', at)

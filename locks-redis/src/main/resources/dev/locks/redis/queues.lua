@@ -10,12 +10,18 @@ end
 
 -- The next value of the fencing counter (a token, or a ticket's order). A new counter, or one lost with the
 -- server's data, starts from the server's clock in microseconds, so that values stay above every earlier one.
-local function issue(counter, time)
+-- With a floor (on a Redis Cluster, the token a multi-slot lease got from its earlier slots), the value is
+-- above it too, and the counter is raised to it.
+local function issue(counter, time, floor)
   local value = redis.call('INCR', counter)
   if value == 1 then
     local at = time[1] .. string.format('%06d', time[2])
     value = tonumber(at)
     redis.call('SET', counter, at)
+  end
+  if floor and value <= floor then
+    value = floor + 1
+    redis.call('SET', counter, string.format('%.0f', value))
   end
   return value
 end

@@ -1,6 +1,7 @@
 package dev.locks.redis;
 
 import dev.locks.redis.test.RedisServer;
+import dev.locks.redis.test.RespClient;
 import java.time.Duration;
 
 /**
@@ -32,6 +33,11 @@ final class RedisComputeServerTime {
 
     /** Ages every key of {@code server} by {@code duration}; returns how many keys had an expiry. */
     static long elapse(RedisServer server, Duration duration) {
-        return (Long) server.command("EVAL", AGE, "0", Long.toString(duration.toMillis()));
+        return elapse(server.port(), duration);
+    }
+
+    /** As {@link #elapse(RedisServer, Duration)}, for the server on {@code port} (a cluster's master, say). */
+    static long elapse(int port, Duration duration) {
+        return (Long) RespClient.call(port, "EVAL", AGE, "0", Long.toString(duration.toMillis()));
     }
 }

@@ -3,11 +3,15 @@ package dev.locks.redis.test;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.lettuce.core.SocketOptions;
+import io.lettuce.core.cluster.ClusterClientOptions;
+import io.lettuce.core.cluster.ClusterTopologyRefreshOptions;
 import io.lettuce.core.resource.ClientResources;
 import io.lettuce.core.resource.Delay;
 import io.lettuce.core.resource.DefaultClientResources;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.RedisConfiguration;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceClientConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -37,22 +41,57 @@ public final class RedisConnections {
     /** With {@link DisconnectedBehavior#REJECT_COMMANDS}, commands fail at once while disconnected. */
     public static LettuceConnectionFactory connectionFactory(int port, Duration timeout,
             DisconnectedBehavior disconnected) {
-        ClientResources resources = DefaultClientResources.builder()
+        ClientResources resources = resources();
+        LettuceClientConfiguration client = client(timeout, resources, ClientOptions.builder()
+                .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
+                .disconnectedBehavior(disconnected)
+                .build());
+        return started(new OwningConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", port), client,
+                resources));
+    }
+
+    /**
+     * A started factory on the cluster whose nodes listen on {@code ports}: {@link #TIMEOUT}, commands rejected
+     * at once while a node is disconnected, and adaptive plus periodic (every second) topology refresh, so that
+     * a failover shows within a second or two.
+     */
+    public static LettuceConnectionFactory clusterConnectionFactory(int... ports) {
+        ClientResources resources = resources();
+        LettuceClientConfiguration client = client(TIMEOUT, resources, ClusterClientOptions.builder()
+                .socketOptions(SocketOptions.builder().connectTimeout(TIMEOUT).build())
+                .disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS)
+                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
+                        .enablePeriodicRefresh(Duration.ofSeconds(1))
+                        .enableAllAdaptiveRefreshTriggers()
+                        .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                        .build())
+                .build());
+        RedisClusterConfiguration configuration = new RedisClusterConfiguration();
+        for (int port : ports) {
+            configuration.clusterNode("127.0.0.1", port);
+        }
+        return started(new OwningConnectionFactory(configuration, client, resources));
+    }
+
+    private static ClientResources resources() {
+        return DefaultClientResources.builder()
                 .ioThreadPoolSize(2)
                 .computationThreadPoolSize(2)
                 .reconnectDelay(Delay.constant(Duration.ofMillis(100)))
                 .build();
-        LettuceClientConfiguration client = LettuceClientConfiguration.builder()
+    }
+
+    private static LettuceClientConfiguration client(Duration timeout, ClientResources resources,
+            ClientOptions options) {
+        return LettuceClientConfiguration.builder()
                 .commandTimeout(timeout)
                 .shutdownTimeout(Duration.ZERO)
                 .clientResources(resources)
-                .clientOptions(ClientOptions.builder()
-                        .socketOptions(SocketOptions.builder().connectTimeout(timeout).build())
-                        .disconnectedBehavior(disconnected)
-                        .build())
+                .clientOptions(options)
                 .build();
-        LettuceConnectionFactory factory = new OwningConnectionFactory(
-                new RedisStandaloneConfiguration("127.0.0.1", port), client, resources);
+    }
+
+    private static LettuceConnectionFactory started(LettuceConnectionFactory factory) {
         factory.afterPropertiesSet();
         return factory;
     }
@@ -62,7 +101,7 @@ public final class RedisConnections {
 
         private final ClientResources resources;
 
-        OwningConnectionFactory(RedisStandaloneConfiguration server, LettuceClientConfiguration client,
+        OwningConnectionFactory(RedisConfiguration server, LettuceClientConfiguration client,
                 ClientResources resources) {
             super(server, client);
             this.resources = resources;

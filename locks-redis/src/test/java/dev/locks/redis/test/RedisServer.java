@@ -188,7 +188,8 @@ public final class RedisServer implements AutoCloseable {
         process = null;
     }
 
-    private static int freePort() {
+    /** A free port on the loopback interface (free now: another process may take it before the caller). */
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return socket.getLocalPort();
         } catch (IOException e) {
@@ -196,7 +197,7 @@ public final class RedisServer implements AutoCloseable {
         }
     }
 
-    private static void sleep(long millis) {
+    static void sleep(long millis) {
         try {
             Thread.sleep(millis);
         } catch (InterruptedException e) {

@@ -1,0 +1,48 @@
+package dev.locks.redis;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locks.AcquireOptions;
+import dev.locks.LockRegistry;
+import dev.locks.contract.LockRegistryContract;
+import dev.locks.redis.test.RedisClusterExtension;
+import java.time.Duration;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The Redis registry on a Redis Cluster of 3 masters passes the same contract as on one server: the contract's
+ * keys ({@code "k"}, {@code "a"}, {@code "key-0"} to {@code "key-15"}, ...) land in slots of every master, so its
+ * multi-key acquires (the mutual-exclusion fuzz over random subsets among them) span shards.
+ */
+class RedisClusterContractTest extends LockRegistryContract {
+
+    @RegisterExtension
+    static final RedisClusterExtension redis = new RedisClusterExtension(3, 0);
+
+    @Override
+    protected LockRegistry newRegistry(AcquireOptions defaults) {
+        return RedisLockRegistry.builder(redis.connectionFactory()).defaultOptions(defaults).cleanupInterval(Duration.ZERO).build();
+    }
+
+    /** As on one server (see {@link RedisLockRegistryContractTest#mutualExclusionRounds()}). */
+    @Override
+    protected int mutualExclusionRounds() {
+        return 2_000;
+    }
+
+    @Test
+    void theFuzzKeysShouldSpanEveryMasterAsTheClusterItselfHashesThem() {
+        Set<Integer> masters = IntStream.range(0, 16).mapToObj(k -> "locks:lock:key-" + k)
+                .map(lockKey -> {
+                    int slot = redis.cluster().keySlot(lockKey);
+                    assertThat(ClusterSlots.slot(lockKey)).as("CLUSTER KEYSLOT %s", lockKey).isEqualTo(slot);
+                    return redis.cluster().masterPortOf(slot);
+                })
+                .collect(Collectors.toSet());
+        assertThat(masters).hasSize(3);
+    }
+}
