@@ -28,8 +28,10 @@ public class AccountService {
      * Moves {@code amount} from one account to the other. Both accounts are locked (all-or-nothing, in one
      * global order, so a transfer from 1 to 2 and one from 2 to 1 never deadlock) before the transaction
      * begins and released after it commits: the balance check and the two updates see no concurrent
-     * transfer. Each write carries the lease's fencing token, and the database refuses a write with a lower
-     * token than the last one: a holder whose lock expired cannot overwrite its successor's work.
+     * transfer. The fencing token is checked on the read of the read-modify-write as well as on the write:
+     * reading an account first claims its row for the lease's token (refused once a newer holder has claimed
+     * it), and a write goes through only while no newer holder has claimed the row since. A holder whose lock
+     * expired can neither act on a balance its successor is changing nor overwrite its successor's work.
      */
     @Locked(keys = { "'account:' + #from", "'account:' + #to" })
     @Transactional
@@ -41,8 +43,8 @@ public class AccountService {
             throw new IllegalArgumentException("amount must be positive, was " + amount);
         }
         long token = Lease.current().orElseThrow().fencingToken();
-        BigDecimal balance = balance(from);
-        balance(to);
+        BigDecimal balance = claim(from, token);
+        claim(to, token);
         if (balance.compareTo(amount) < 0) {
             throw new InsufficientFundsException(from, balance, amount);
         }
@@ -62,9 +64,18 @@ public class AccountService {
         }
     }
 
+    /** Claims the row for {@code token} (refused once a newer holder has claimed it), then reads its balance. */
+    private BigDecimal claim(long id, long token) {
+        balance(id); // an unknown account is not found, not fenced off
+        if (jdbc.update("update account set fence = ? where id = ? and fence <= ?", token, id, token) == 0) {
+            throw new FencedOffException(id, token);
+        }
+        return balance(id); // read after the claim: no older holder can write it any more
+    }
+
     private void write(long id, BigDecimal delta, long token) {
-        int updated = jdbc.update("update account set balance = balance + ?, fence = ? where id = ? and fence <= ?",
-                delta, token, id, token);
+        int updated = jdbc.update("update account set balance = balance + ? where id = ? and fence = ?",
+                delta, id, token);
         if (updated == 0) {
             throw new FencedOffException(id, token);
         }
