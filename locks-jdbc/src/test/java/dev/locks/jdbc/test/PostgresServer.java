@@ -1,10 +1,9 @@
 package dev.locks.jdbc.test;
 
+import dev.locks.test.FreePorts;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
@@ -60,17 +59,11 @@ public final class PostgresServer implements AutoCloseable {
         Path bin = binaries();
         PostgresServer server = new PostgresServer(ownedTempDirectory(), bin);
         server.run(List.of("cp", "-a", template(bin).resolve("data").toString(), server.data()));
-        IllegalStateException failure = null;
-        for (int tries = 0; tries < 5; tries++) { // another process may take the free port before we do
-            server.port = freePort();
-            try {
-                server.launch();
-                return server;
-            } catch (IllegalStateException e) {
-                failure = e;
-            }
-        }
-        throw failure;
+        FreePorts.launch(port -> {
+            server.port = port;
+            server.launch();
+        });
+        return server;
     }
 
     private static Path template;
@@ -283,13 +276,5 @@ public final class PostgresServer implements AutoCloseable {
     private static IllegalStateException missing() {
         return new IllegalStateException("PostgreSQL's initdb and pg_ctl were found neither on the PATH nor under"
                 + " /usr/lib/postgresql/*/bin (set PG_BIN, or install the Debian package 'postgresql'; .ci/run does)");
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -1,9 +1,8 @@
 package dev.locks.redis.test;
 
+import dev.locks.test.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,17 +44,11 @@ public final class RedisServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        IllegalStateException failure = null;
-        for (int tries = 0; tries < 5; tries++) { // another process may take the free port before we do
-            server.port = freePort();
-            try {
-                server.launch();
-                return server;
-            } catch (IllegalStateException e) {
-                failure = e;
-            }
-        }
-        throw failure;
+        FreePorts.launch(port -> {
+            server.port = port;
+            server.launch();
+        });
+        return server;
     }
 
     public int port() {
@@ -190,11 +183,7 @@ public final class RedisServer implements AutoCloseable {
 
     /** A free port on the loopback interface (free now: another process may take it before the caller). */
     static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return FreePorts.next();
     }
 
     static void sleep(long millis) {
