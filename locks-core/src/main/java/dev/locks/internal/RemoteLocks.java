@@ -230,7 +230,7 @@ final class RemoteLocks implements AutoCloseable {
      * their owner no longer holds are marked lost. An unreachable store confirms nothing: the leases keep
      * their confirmed end, and run out at it unless a later pass gets through in time.
      */
-    boolean renew(List<LockEntry> entries, LockTable table) {
+    void renew(List<LockEntry> entries, LockTable table) {
         long sent = clock.nanoTime();
         Set<String> lost;
         try {
@@ -238,7 +238,7 @@ final class RemoteLocks implements AutoCloseable {
         } catch (LockUnavailableException e) {
             LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store; "
                     + "their leases end as last confirmed unless a later renewal gets through in time", e);
-            return false;
+            return;
         }
         long answered = clock.nanoTime();
         for (LockEntry entry : entries) {
@@ -248,7 +248,6 @@ final class RemoteLocks implements AutoCloseable {
                 table.renew(entry, sent, answered);
             }
         }
-        return true;
     }
 
     /** Every lock in the store; this node's stale ones (dead owner) flagged from the table. */

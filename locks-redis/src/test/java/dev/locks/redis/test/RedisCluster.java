@@ -1,5 +1,6 @@
 package dev.locks.redis.test;
 
+import dev.locks.test.FreePorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -153,14 +154,14 @@ public final class RedisCluster implements AutoCloseable {
     private void launch(int i) {
         IllegalStateException failure = null;
         for (int tries = 0; tries < 5; tries++) { // another process may take the free port before we do
-            ports[i] = RedisServer.freePort();
+            ports[i] = FreePorts.next();
             Path nodeDir = dir.resolve(Integer.toString(ports[i]));
             try {
                 Files.createDirectories(nodeDir);
                 Process process = new ProcessBuilder("redis-server", "--port", Integer.toString(ports[i]),
                         "--bind", "127.0.0.1", "--cluster-enabled", "yes",
                         "--cluster-config-file", nodeDir.resolve("nodes.conf").toString(),
-                        "--cluster-port", Integer.toString(RedisServer.freePort()), "--cluster-node-timeout", "1000", "--save", "", "--appendonly", "no",
+                        "--cluster-port", Integer.toString(FreePorts.next()), "--cluster-node-timeout", "1000", "--save", "", "--appendonly", "no",
                         "--daemonize", "no", "--dir", nodeDir.toString())
                         .redirectErrorStream(true)
                         .redirectOutput(ProcessBuilder.Redirect.appendTo(nodeDir.resolve("redis.log").toFile()))

@@ -181,10 +181,6 @@ public final class RedisServer implements AutoCloseable {
         process = null;
     }
 
-    /** A free port on the loopback interface (free now: another process may take it before the caller). */
-    static int freePort() {
-        return FreePorts.next();
-    }
 
     static void sleep(long millis) {
         try {
