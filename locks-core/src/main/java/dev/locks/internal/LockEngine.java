@@ -270,7 +270,7 @@ public final class LockEngine implements AutoCloseable {
     /** See {@link dev.locks.LockRegistry#withLocks(Collection, Supplier)}. */
     public <T> T withLocks(Collection<String> keys, Supplier<T> action) {
         Objects.requireNonNull(action, "action");
-        try (Lease lease = acquire(keys, settings.defaults()); CurrentLease.Scope scope = CurrentLease.enter(lease)) {
+        try (Lease lease = acquire(keys, settings.defaults()); Lease.CurrentScope scope = Lease.makeCurrent(lease)) {
             return action.get();
         }
     }

@@ -1,7 +1,6 @@
 package dev.locks.redis;
 
-import dev.locks.internal.EngineLockRegistry;
-import dev.locks.internal.LockEngine;
+import dev.locks.support.AbstractLockRegistry;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -40,12 +39,12 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * watchdog, then releases this node's locks in Redis, then unsubscribes. Thread-safe; build one per
  * application and share it.
  */
-public final class RedisLockRegistry extends EngineLockRegistry {
+public final class RedisLockRegistry extends AbstractLockRegistry {
 
     private final RedisLockStore store;
 
     private RedisLockRegistry(Builder builder, RedisLockStore store) {
-        super(builder.engineSettings(), store);
+        super(builder, store);
         this.store = store;
     }
 
@@ -77,11 +76,11 @@ public final class RedisLockRegistry extends EngineLockRegistry {
     }
 
     /**
-     * Builds a {@link RedisLockRegistry}: the settings of every registry (see {@link EngineLockRegistry.Builder};
+     * Builds a {@link RedisLockRegistry}: the settings of every registry (see {@link AbstractLockRegistry.Builder};
      * the clock times leases in this JVM, while expiry in Redis follows the server's clock), plus the key
      * prefix and notification.
      */
-    public static final class Builder extends EngineLockRegistry.Builder<Builder> {
+    public static final class Builder extends AbstractLockRegistry.Builder<Builder> {
 
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "locks:";
@@ -89,11 +88,8 @@ public final class RedisLockRegistry extends EngineLockRegistry {
         private Duration lease = DEFAULT_LEASE;
 
         private Builder(RedisConnectionFactory connectionFactory) {
+            super("redis");
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-        }
-
-        private LockEngine.Settings engineSettings() {
-            return settings("redis");
         }
 
         /**
