@@ -95,7 +95,7 @@ public final class LockEngine implements AutoCloseable {
         this.observing = observer != LocksObserver.NONE;
         this.queues = new WaitQueues(store == null);
         this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
-                ? Long.MAX_VALUE : store.infiniteLeaseMillis() * 1_000_000L);
+                ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()));
         this.listing = new Listing(table, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
         this.backing = store == null ? new MemoryBacking(table, clock, observer, listing)
@@ -439,6 +439,6 @@ public final class LockEngine implements AutoCloseable {
 
     private static long timeoutNanos(AcquireOptions options) {
         Optional<Duration> timeout = options.lockTimeout();
-        return timeout.isPresent() ? timeout.get().toNanos() : Long.MAX_VALUE;
+        return timeout.isPresent() ? Nanos.of(timeout.get()) : Nanos.NEVER;
     }
 }

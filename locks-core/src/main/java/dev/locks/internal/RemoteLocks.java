@@ -295,7 +295,7 @@ final class RemoteLocks implements AutoCloseable {
 
     /** Whole milliseconds, rounded up; 0 for no expiry. */
     static long leaseMillis(long timeoutNanos) {
-        return timeoutNanos == Long.MAX_VALUE ? 0 : Math.max(1, (timeoutNanos + 999_999) / 1_000_000);
+        return timeoutNanos == Nanos.NEVER ? 0 : Math.max(1, Nanos.toMillisRoundedUp(timeoutNanos));
     }
 
     /** With notification off, a waiter simply sleeps its (jittered) retry interval. */
