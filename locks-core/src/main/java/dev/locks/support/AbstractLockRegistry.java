@@ -208,8 +208,82 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         }
 
         @SuppressWarnings("unchecked")
-        private B self() {
+        B self() {
             return (B) this;
+        }
+    }
+
+    /**
+     * The settings every registry on a {@link RemoteLockStore} has besides those of {@link Builder}: the key
+     * prefix, release notification and the lease of locks of infinite lock timeout. Each backend checks the
+     * lease against its own minimum.
+     *
+     * @param <B> the concrete builder
+     */
+    public abstract static class StoreBuilder<B extends StoreBuilder<B>> extends Builder<B> {
+
+        /** The default of {@link #lease(Duration)}. */
+        public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+
+        private String keyPrefix;
+        private boolean notify = true;
+        private Duration lease = DEFAULT_LEASE;
+
+        /** A builder for the backend of short name {@code backend}, whose default key prefix is {@code keyPrefix}. */
+        protected StoreBuilder(String backend, String keyPrefix) {
+            super(backend);
+            this.keyPrefix = keyPrefix;
+        }
+
+        /**
+         * The start of every key as stored, a namespace in the store; the backend's default. Keys the API shows
+         * never carry it. Registries with different prefixes never see each other's locks.
+         */
+        public B keyPrefix(String keyPrefix) {
+            this.keyPrefix = keyPrefix;
+            return self();
+        }
+
+        /**
+         * Whether waiters are woken by the store's release notifications (one subscription per node); default
+         * true. Without them, waiters poll at their retry interval.
+         */
+        public B notify(boolean notify) {
+            this.notify = notify;
+            return self();
+        }
+
+        /**
+         * The lease under which this node holds a lock of infinite lock timeout in the store, renewed every third
+         * of it whether or not the watchdog is on; default 30 s. A crashed node's "infinite" locks free themselves
+         * after it; the lease the caller sees never expires ({@link Lease#expiresAt()} is
+         * {@link java.time.Instant#MAX}).
+         */
+        public B lease(Duration lease) {
+            this.lease = lease;
+            return self();
+        }
+
+        /**
+         * The key prefix set.
+         *
+         * @throws IllegalArgumentException when it is {@code null}
+         */
+        protected final String keyPrefix() {
+            if (keyPrefix == null) {
+                throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
+            }
+            return keyPrefix;
+        }
+
+        /** Whether notification is on. */
+        protected final boolean notifies() {
+            return notify;
+        }
+
+        /** The lease set, unchecked: each backend checks it against its minimum. */
+        protected final Duration lease() {
+            return lease;
         }
     }
 }

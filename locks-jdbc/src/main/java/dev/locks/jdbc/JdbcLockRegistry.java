@@ -101,23 +101,23 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
     }
 
     /**
-     * Builds a {@link JdbcLockRegistry}: the settings of every registry (see {@link AbstractLockRegistry.Builder};
-     * the clock times leases in this JVM, while expiry in the database follows the database's clock), plus the
-     * table prefix, notification, the lease of infinite locks, the registry's connections and its timeout.
+     * Builds a {@link JdbcLockRegistry}: the settings of every registry on a store (see
+     * {@link AbstractLockRegistry.StoreBuilder}; the clock times leases in this JVM, while expiry in the database
+     * follows the database's clock): the key prefix, a namespace within the table (default {@code ""}: the table
+     * prefix is the usual namespace); notification, by {@code NOTIFY} on release (one listening connection per
+     * node); the lease of infinite locks (default 30 s, at least 1 ms). Plus the table prefix, the registry's
+     * connections and its timeout.
      */
-    public static final class Builder extends AbstractLockRegistry.Builder<Builder> {
+    public static final class Builder extends AbstractLockRegistry.StoreBuilder<Builder> {
 
         private final DataSource dataSource;
         private String tablePrefix = Schema.DEFAULT_PREFIX;
-        private String keyPrefix = "";
-        private boolean notify = true;
-        private Duration lease = Duration.ofSeconds(30);
         private int connections = 2;
         private Duration timeout = Duration.ofSeconds(5);
         private boolean initializeSchema;
 
         private Builder(DataSource dataSource) {
-            super("jdbc");
+            super("jdbc", "");
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
@@ -132,30 +132,6 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          */
         public Builder tablePrefix(String tablePrefix) {
             this.tablePrefix = tablePrefix;
-            return this;
-        }
-
-        /**
-         * The start of every key as stored, a namespace within the table; default {@code ""} (the table prefix
-         * is the usual namespace). Keys the API shows never carry it.
-         */
-        public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
-            return this;
-        }
-
-        /** Whether waiters are woken by {@code NOTIFY} on release (one listening connection per node); default true. */
-        public Builder notify(boolean notify) {
-            this.notify = notify;
-            return this;
-        }
-
-        /**
-         * The lease of a lock of infinite lock timeout: stored with it, renewed every third of it by this node
-         * until release; default 30 s. A crashed node's "infinite" locks free themselves after at most this long.
-         */
-        public Builder lease(Duration lease) {
-            this.lease = lease;
             return this;
         }
 
@@ -197,11 +173,9 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          */
         public JdbcLockRegistry build() {
             Schema schema = new Schema(tablePrefix);
-            long leaseMillis = requirePositive("lease", lease).toMillis();
+            long leaseMillis = requirePositive("lease", lease()).toMillis();
             int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, requirePositive("timeout", timeout).toMillis());
-            if (keyPrefix == null) {
-                throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
-            }
+            String keyPrefix = keyPrefix();
             if (connections < 1) {
                 throw new IllegalArgumentException("connections must be >= 1, was " + connections);
             }
@@ -215,7 +189,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
                 }
             }
             return new JdbcLockRegistry(this,
-                    new JdbcLockStore(dataSource, schema, keyPrefix, connections, timeoutMillis, notify, leaseMillis));
+                    new JdbcLockStore(dataSource, schema, keyPrefix, connections, timeoutMillis, notifies(), leaseMillis));
         }
 
         private static Duration requirePositive(String name, Duration value) {
