@@ -2,6 +2,7 @@ package dev.locks.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.tngtech.archunit.base.DescribedPredicate;
@@ -19,6 +20,8 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import com.tngtech.archunit.library.dependencies.SliceAssignment;
+import com.tngtech.archunit.library.dependencies.SliceIdentifier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code dev.locks.internal} is the core's implementation, free to change in any release: no other module may
- * use it, and no public signature outside it may name one of its types (a backend author builds on
+ * use it, no public signature outside it may name one of its types, and the core's packages do not depend on
+ * each other in a circle (a backend author builds on
  * {@code dev.locks.spi} and {@code dev.locks.support}; an application on {@code dev.locks}). This module sees the
  * main classes of every published module and of the benchmarks; tests are left out (the engine's own tests sit
  * in {@code dev.locks.internal} on purpose).
@@ -98,6 +102,28 @@ class InternalBoundaryTest {
                     }
                 });
         rule.check(MAIN_CLASSES);
+    }
+
+    /**
+     * The core's packages depend on each other one way only: the API ({@code dev.locks}) on none of the others,
+     * and {@code dev.locks.internal} on no package that builds on it ({@code dev.locks.support}, the in-memory
+     * backend). Before issue 12, {@code Lease} and {@code dev.locks.internal} imported each other.
+     */
+    @Test
+    void theCorePackagesHaveNoCycles() {
+        SliceAssignment byPackage = new SliceAssignment() {
+            @Override
+            public SliceIdentifier getIdentifierOf(JavaClass javaClass) {
+                return IN_LOCKS_CORE.test(javaClass) ? SliceIdentifier.of(javaClass.getPackageName())
+                        : SliceIdentifier.ignore();
+            }
+
+            @Override
+            public String getDescription() {
+                return "the packages of locks-core";
+            }
+        };
+        slices().assignedFrom(byPackage).should().beFreeOfCycles().check(MAIN_CLASSES);
     }
 
     /** Public top-level types, and public or protected types nested in them. */

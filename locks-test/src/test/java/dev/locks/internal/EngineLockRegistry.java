@@ -5,7 +5,8 @@ import dev.locks.support.AbstractLockRegistry;
 
 /**
  * An {@link AbstractLockRegistry} on engine settings given whole, for the engine's own tests (which run it
- * in front of an in-memory store without a backend module). Not an API: backends extend
+ * in front of an in-memory store without a backend module). A test helper, not in locks-core: there it would
+ * make {@code dev.locks.internal} and {@code dev.locks.support} depend on each other. Backends extend
  * {@link AbstractLockRegistry}.
  */
 public abstract class EngineLockRegistry extends AbstractLockRegistry {
