@@ -32,10 +32,11 @@ interface Backing extends AutoCloseable {
     Blocker take(TableLease lease, long timeoutNanos, Waiter waiter);
 
     /**
-     * {@code waiter} was put in this node's queues of its {@code keys} up to the one in its way; {@code local}
-     * when this node's table was in its way (a store had it in its own queues already when it was in the way).
+     * {@code waiter} was put in this node's queues of its keys up to the one of index {@code blockedAt}, which is
+     * in its way; {@code local} when this node's table was in its way (a store had it in its own queues already
+     * when it was in the way).
      */
-    void enlisted(Waiter waiter, List<String> keys, boolean local);
+    void enlisted(Waiter waiter, int blockedAt, boolean local);
 
     /** Parks {@code waiter} until signalled, interrupted or the pause ends; the interrupt status is left set. */
     void await(Waiter waiter, int seen, long pauseNanos);

@@ -203,7 +203,7 @@ public final class LockEngine implements AutoCloseable {
     private void enlist(Waiter waiter, Attempt.Blocked blocked) {
         boolean local = blocked.by() instanceof LockEntry;
         queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
-        backing.enlisted(waiter, List.of(waiter.keys).subList(0, blocked.index() + 1), local);
+        backing.enlisted(waiter, blocked.index(), local);
     }
 
     /** See {@link dev.locks.LockRegistry#tryAcquire(Collection)}. */

@@ -44,7 +44,7 @@ final class MemoryBacking implements Backing {
     }
 
     @Override
-    public void enlisted(Waiter waiter, List<String> keys, boolean local) {
+    public void enlisted(Waiter waiter, int blockedAt, boolean local) {
     }
 
     @Override

@@ -63,9 +63,9 @@ final class StoreBacking implements Backing {
 
     /** When this node's table was in the way, the store gets the waiter's ticket now. */
     @Override
-    public void enlisted(Waiter waiter, List<String> keys, boolean local) {
+    public void enlisted(Waiter waiter, int blockedAt, boolean local) {
         if (local) {
-            remote.enqueue(waiter, keys);
+            remote.enqueue(waiter, List.of(waiter.keys).subList(0, blockedAt + 1));
         }
     }
 
