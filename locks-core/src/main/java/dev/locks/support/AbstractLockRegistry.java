@@ -25,6 +25,34 @@ import java.util.function.Supplier;
  * costs no round trip), and the keys a lease newly takes are taken in the store in one call, whose fencing
  * token it gets. Releases, renewals, listing and forced releases go to the store too.
  *
+ * <p>A backend's registry, in outline:
+ *
+ * <pre>{@code
+ * public final class MyLockRegistry extends AbstractLockRegistry {
+ *     private MyLockRegistry(Builder builder, MyLockStore store) {
+ *         super(builder, store);
+ *     }
+ *
+ *     public static Builder builder(MyClient client) {
+ *         return new Builder(client);
+ *     }
+ *
+ *     public static final class Builder extends AbstractLockRegistry.StoreBuilder<Builder> {
+ *         private final MyClient client;
+ *
+ *         private Builder(MyClient client) {
+ *             super("mine", "locks:"); // the backend's name, its default key prefix
+ *             this.client = client;
+ *         }
+ *
+ *         public MyLockRegistry build() {
+ *             validate(); // every shared setting, before anything opens
+ *             return new MyLockRegistry(this, new MyLockStore(client, keyPrefix(), notifies(), lease().toMillis()));
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
  * <p>Thread-safe.
  */
 public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseable {
