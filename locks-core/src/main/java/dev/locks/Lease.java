@@ -1,6 +1,5 @@
 package dev.locks;
 
-import dev.locks.internal.CurrentLease;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -53,6 +52,23 @@ public interface Lease extends AutoCloseable {
      * this thread, if any.
      */
     static Optional<Lease> current() {
-        return CurrentLease.get();
+        return CurrentLeases.get();
+    }
+
+    /**
+     * Makes {@code lease} the {@linkplain #current() current} one on this thread until the returned scope is
+     * closed, on this same thread: for integrations that run an action under a lease they acquired themselves
+     * (the Spring Boot starter's {@code @Locked}, its reactive and coroutine calls). {@link LockRegistry#withLocks}
+     * does it by itself.
+     */
+    static CurrentScope makeCurrent(Lease lease) {
+        return CurrentLeases.enter(lease);
+    }
+
+    /** A lease's turn as the {@linkplain #current() current} one; closing it ends that turn. */
+    @FunctionalInterface
+    interface CurrentScope extends AutoCloseable {
+        @Override
+        void close();
     }
 }

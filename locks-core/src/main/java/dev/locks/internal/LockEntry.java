@@ -67,7 +67,7 @@ class LockEntry implements Blocker {
 
     /** {@code now + timeout}, saturating at {@link Long#MAX_VALUE} (never). */
     static long deadline(long nowNanos, long timeoutNanos) {
-        return timeoutNanos >= Long.MAX_VALUE - Math.max(nowNanos, 0) ? Long.MAX_VALUE : nowNanos + timeoutNanos;
+        return Nanos.after(nowNanos, timeoutNanos);
     }
 
     @Override

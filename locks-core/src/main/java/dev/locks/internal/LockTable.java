@@ -2,8 +2,12 @@ package dev.locks.internal;
 
 import dev.locks.LocksObserver.Remover;
 import dev.locks.LocksObserver.StaleReason;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
 
 /**
  * The table of held keys: one {@link LockEntry} per key, taken with {@code putIfAbsent} and removed only
@@ -201,5 +205,25 @@ final class LockTable {
 
     int size() {
         return entries.size();
+    }
+
+    /**
+     * Hands the entries that {@code select} accepts (in the table's weakly consistent order, each tested once) to
+     * {@code batch}, {@code size} at a time, the last batch possibly smaller and never empty.
+     */
+    void inBatches(int size, Predicate<LockEntry> select, Consumer<List<LockEntry>> batch) {
+        List<LockEntry> next = new ArrayList<>(Math.min(size, entries.size()));
+        for (LockEntry entry : entries.values()) {
+            if (select.test(entry)) {
+                next.add(entry);
+                if (next.size() == size) {
+                    batch.accept(next);
+                    next = new ArrayList<>(size);
+                }
+            }
+        }
+        if (!next.isEmpty()) {
+            batch.accept(next);
+        }
     }
 }

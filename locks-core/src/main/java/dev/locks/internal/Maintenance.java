@@ -24,7 +24,7 @@ final class Maintenance implements AutoCloseable {
         if (closed) {
             return;
         }
-        long nanos = period.toNanos();
+        long nanos = Nanos.of(period);
         scheduler().scheduleWithFixedDelay(guarded(task), nanos, nanos, TimeUnit.NANOSECONDS);
     }
 

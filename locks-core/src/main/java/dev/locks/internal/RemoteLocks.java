@@ -76,8 +76,8 @@ final class RemoteLocks implements AutoCloseable {
     }
 
     /**
-     * Takes in the store the keys that {@code lease} took in the table (not those it re-entered), and gives
-     * the lease and its new entries the store's fencing token. A {@code waiter} (null on a first attempt) waits
+     * Takes in the store the keys that {@code lease} took in the table (not those it re-entered), and leaves
+     * the store's fencing token in {@code lease.token}. A {@code waiter} (null on a first attempt) waits
      * its turn there: not taken, it keeps its place in the store's queues of the keys up to the one in its way.
      *
      * @return {@code null} when taken (or nothing was new), else what blocks: the caller rolls back
@@ -104,12 +104,7 @@ final class RemoteLocks implements AutoCloseable {
             waiter.remoteKeys.removeAll(created); // placed again below, up to the key in its way
         }
         if (attempt.isTaken()) {
-            lease.token = attempt.token();
-            for (LockEntry entry : lease.entries) {
-                if (entry.createdBy(lease)) {
-                    entry.token(attempt.token());
-                }
-            }
+            lease.token = attempt.token(); // settled, and given to the new entries, by LeaseTokens
             return null;
         }
         String held = attempt.heldKey();
@@ -300,7 +295,7 @@ final class RemoteLocks implements AutoCloseable {
 
     /** Whole milliseconds, rounded up; 0 for no expiry. */
     static long leaseMillis(long timeoutNanos) {
-        return timeoutNanos == Long.MAX_VALUE ? 0 : Math.max(1, (timeoutNanos + 999_999) / 1_000_000);
+        return timeoutNanos == Nanos.NEVER ? 0 : Math.max(1, Nanos.toMillisRoundedUp(timeoutNanos));
     }
 
     /** With notification off, a waiter simply sleeps its (jittered) retry interval. */

@@ -22,10 +22,10 @@ final class Retries {
      * @throws IllegalArgumentException when a retry interval function returns an invalid pause
      */
     static long pauseNanos(AcquireOptions options, int failedAttempt, long elapsedNanos) {
-        long left = Long.MAX_VALUE;
+        long left = Nanos.NEVER;
         Optional<Duration> waitTime = options.waitTime();
         if (waitTime.isPresent()) {
-            left = waitTime.get().toNanos() - elapsedNanos;
+            left = Nanos.of(waitTime.get()) - elapsedNanos;
             if (left <= 0) {
                 return -1;
             }
@@ -33,7 +33,7 @@ final class Retries {
         if (!options.allowsRetryAfter(failedAttempt)) {
             return -1;
         }
-        return Math.min(options.pauseAfter(failedAttempt).toNanos(), left);
+        return Math.min(Nanos.of(options.pauseAfter(failedAttempt)), left);
     }
 
     /**

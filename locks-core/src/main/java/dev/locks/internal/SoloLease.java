@@ -10,7 +10,7 @@ import java.util.List;
  * (its hold count carries the closed mark). The most common lock costs half the memory and a third less time.
  * A nested acquire of the same key by its thread re-enters it like any entry, through a {@link TableLease}.
  */
-final class SoloLease extends LockEntry implements Lease {
+final class SoloLease extends LockEntry implements Lease, Attempt {
 
     private final LockEngine engine;
 

@@ -12,7 +12,7 @@ import java.util.List;
  * A lease on the entries of a {@link LockTable}: one entry per key, either created by this lease or
  * re-entered from an open lease of the same thread.
  */
-final class TableLease implements Lease {
+final class TableLease implements Lease, Attempt {
 
     private static final VarHandle CLOSED;
 
@@ -30,7 +30,7 @@ final class TableLease implements Lease {
     final long acquiredNanos;
     /** Who owns this lease's keys in a remote store; {@code null} without one. */
     final String ownerId;
-    /** Set once all keys are taken, before the lease is handed out. */
+    /** Settled by {@link LeaseTokens} once all keys are taken, before the lease is handed out. */
     long token;
     private boolean closed;
 

@@ -1,8 +1,7 @@
 package dev.locks.local;
 
 import dev.locks.AcquireOptions;
-import dev.locks.internal.EngineLockRegistry;
-import dev.locks.internal.LockEngine;
+import dev.locks.support.AbstractLockRegistry;
 import java.time.Duration;
 
 /**
@@ -23,10 +22,10 @@ import java.time.Duration;
  *
  * <p>Thread-safe. Build one per application and share it.
  */
-public final class LocalLockRegistry extends EngineLockRegistry {
+public final class LocalLockRegistry extends AbstractLockRegistry {
 
     private LocalLockRegistry(Builder builder) {
-        super(builder.engineSettings(), null);
+        super(builder, null);
     }
 
     /** A registry with every default: {@link AcquireOptions#defaults()}, a sweep every 5 minutes. */
@@ -44,14 +43,11 @@ public final class LocalLockRegistry extends EngineLockRegistry {
         super.close();
     }
 
-    /** Builds a {@link LocalLockRegistry}; every setting has a default (see {@link EngineLockRegistry.Builder}). */
-    public static final class Builder extends EngineLockRegistry.Builder<Builder> {
+    /** Builds a {@link LocalLockRegistry}; every setting has a default (see {@link AbstractLockRegistry.Builder}). */
+    public static final class Builder extends AbstractLockRegistry.Builder<Builder> {
 
         private Builder() {
-        }
-
-        private LockEngine.Settings engineSettings() {
-            return settings("local");
+            super("local");
         }
 
         /**

@@ -1,8 +1,7 @@
 package dev.locks.jdbc;
 
 import dev.locks.LockUnavailableException;
-import dev.locks.internal.EngineLockRegistry;
-import dev.locks.internal.LockEngine;
+import dev.locks.support.AbstractLockRegistry;
 import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -37,7 +36,7 @@ import javax.sql.DataSource;
  * {@link #close()} stops the watchdog, releases this node's locks, stops listening and gives the connections
  * back. Thread-safe; build one per application and share it.
  */
-public final class JdbcLockRegistry extends EngineLockRegistry {
+public final class JdbcLockRegistry extends AbstractLockRegistry {
 
     private static final System.Logger LOG = System.getLogger(JdbcLockRegistry.class.getName());
 
@@ -46,9 +45,9 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
     private volatile boolean closed;
 
     private JdbcLockRegistry(Builder builder, JdbcLockStore store) {
-        super(builder.engineSettings(), store);
+        super(builder, store);
         this.store = store;
-        this.batchSize = builder.batchSize();
+        this.batchSize = builder.sweepBatchSize();
     }
 
     /** A builder on the application's data source; every other setting has a default. */
@@ -57,7 +56,7 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
     }
 
     /**
-     * This node's stale locks (see {@link EngineLockRegistry#sweep()}), then every node's expired rows, in
+     * This node's stale locks (see {@link AbstractLockRegistry#sweep()}), then every node's expired rows, in
      * batches. An unreachable database ends the sweep (logged): the next one goes on.
      */
     @Override
@@ -102,38 +101,28 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
     }
 
     /**
-     * Builds a {@link JdbcLockRegistry}: the settings of every registry (see {@link EngineLockRegistry.Builder};
-     * the clock times leases in this JVM, while expiry in the database follows the database's clock), plus the
-     * table prefix, notification, the lease of infinite locks, the registry's connections and its timeout.
+     * Builds a {@link JdbcLockRegistry}: the settings of every registry on a store (see
+     * {@link AbstractLockRegistry.StoreBuilder}; the clock times leases in this JVM, while expiry in the database
+     * follows the database's clock): the key prefix, a namespace within the table (default {@code ""}: the table
+     * prefix is the usual namespace); notification, by {@code NOTIFY} on release (one listening connection per
+     * node); the lease of infinite locks (default 30 s, at least 1 ms). Plus the table prefix, the registry's
+     * connections and its timeout.
      */
-    public static final class Builder extends EngineLockRegistry.Builder<Builder> {
+    public static final class Builder extends AbstractLockRegistry.StoreBuilder<Builder> {
 
         private final DataSource dataSource;
         private String tablePrefix = Schema.DEFAULT_PREFIX;
-        private String keyPrefix = "";
-        private boolean notify = true;
-        private Duration lease = Duration.ofSeconds(30);
         private int connections = 2;
         private Duration timeout = Duration.ofSeconds(5);
         private boolean initializeSchema;
-        private int batchSize = 100;
 
         private Builder(DataSource dataSource) {
+            super("jdbc", "");
             this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         }
 
-        private LockEngine.Settings engineSettings() {
-            return settings("jdbc");
-        }
-
-        private int batchSize() {
-            return batchSize;
-        }
-
-        @Override
-        public Builder cleanupBatchSize(int batchSize) {
-            this.batchSize = batchSize;
-            return super.cleanupBatchSize(batchSize);
+        private int sweepBatchSize() {
+            return batchSize();
         }
 
         /**
@@ -143,30 +132,6 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
          */
         public Builder tablePrefix(String tablePrefix) {
             this.tablePrefix = tablePrefix;
-            return this;
-        }
-
-        /**
-         * The start of every key as stored, a namespace within the table; default {@code ""} (the table prefix
-         * is the usual namespace). Keys the API shows never carry it.
-         */
-        public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
-            return this;
-        }
-
-        /** Whether waiters are woken by {@code NOTIFY} on release (one listening connection per node); default true. */
-        public Builder notify(boolean notify) {
-            this.notify = notify;
-            return this;
-        }
-
-        /**
-         * The lease of a lock of infinite lock timeout: stored with it, renewed every third of it by this node
-         * until release; default 30 s. A crashed node's "infinite" locks free themselves after at most this long.
-         */
-        public Builder lease(Duration lease) {
-            this.lease = lease;
             return this;
         }
 
@@ -208,15 +173,13 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
          */
         public JdbcLockRegistry build() {
             Schema schema = new Schema(tablePrefix);
-            long leaseMillis = requirePositive("lease", lease).toMillis();
+            long leaseMillis = requirePositive("lease", lease()).toMillis();
             int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, requirePositive("timeout", timeout).toMillis());
-            if (keyPrefix == null) {
-                throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
-            }
+            String keyPrefix = keyPrefix();
             if (connections < 1) {
                 throw new IllegalArgumentException("connections must be >= 1, was " + connections);
             }
-            engineSettings(); // every shared setting checked before anything opens
+            validate(); // every shared setting checked before anything opens
             if (initializeSchema) {
                 try {
                     schema.initialize(dataSource);
@@ -226,7 +189,7 @@ public final class JdbcLockRegistry extends EngineLockRegistry {
                 }
             }
             return new JdbcLockRegistry(this,
-                    new JdbcLockStore(dataSource, schema, keyPrefix, connections, timeoutMillis, notify, leaseMillis));
+                    new JdbcLockStore(dataSource, schema, keyPrefix, connections, timeoutMillis, notifies(), leaseMillis));
         }
 
         private static Duration requirePositive(String name, Duration value) {

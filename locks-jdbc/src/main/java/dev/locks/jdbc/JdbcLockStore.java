@@ -1,8 +1,8 @@
 package dev.locks.jdbc;
 
 import dev.locks.LockUnavailableException;
-import dev.locks.internal.Keys;
 import dev.locks.spi.RemoteLockStore;
+import dev.locks.support.StoreKeys;
 import java.lang.System.Logger.Level;
 import java.sql.Array;
 import java.sql.Connection;
@@ -197,7 +197,7 @@ final class JdbcLockStore implements RemoteLockStore {
 
     @Override
     public RemoteLock get(String key) {
-        Keys.requireValid(key, 0);
+        StoreKeys.requireValid(key);
         List<RemoteLock> found = call(() -> "read the lock on '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(getSql)) {
                 statement.setString(1, keyPrefix + key);
@@ -209,7 +209,7 @@ final class JdbcLockStore implements RemoteLockStore {
 
     @Override
     public boolean forceRelease(String key) {
-        Keys.requireValid(key, 0);
+        StoreKeys.requireValid(key);
         return call(() -> "force-release '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(
                     "SELECT " + schema.function("force_release") + "(?)")) {

@@ -1,7 +1,6 @@
 package dev.locks.redis;
 
-import dev.locks.internal.EngineLockRegistry;
-import dev.locks.internal.LockEngine;
+import dev.locks.support.AbstractLockRegistry;
 import java.time.Duration;
 import java.util.Objects;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -40,17 +39,17 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  * watchdog, then releases this node's locks in Redis, then unsubscribes. Thread-safe; build one per
  * application and share it.
  */
-public final class RedisLockRegistry extends EngineLockRegistry {
+public final class RedisLockRegistry extends AbstractLockRegistry {
 
     private final RedisLockStore store;
 
     private RedisLockRegistry(Builder builder, RedisLockStore store) {
-        super(builder.engineSettings(), store);
+        super(builder, store);
         this.store = store;
     }
 
     /** The default of {@link Builder#lease(Duration)}. */
-    public static final Duration DEFAULT_LEASE = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_LEASE = AbstractLockRegistry.StoreBuilder.DEFAULT_LEASE;
 
     /** A builder on the application's connection factory; every other setting has a default. */
     public static Builder builder(RedisConnectionFactory connectionFactory) {
@@ -77,49 +76,19 @@ public final class RedisLockRegistry extends EngineLockRegistry {
     }
 
     /**
-     * Builds a {@link RedisLockRegistry}: the settings of every registry (see {@link EngineLockRegistry.Builder};
-     * the clock times leases in this JVM, while expiry in Redis follows the server's clock), plus the key
-     * prefix and notification.
+     * Builds a {@link RedisLockRegistry}: the settings of every registry on a store (see
+     * {@link AbstractLockRegistry.StoreBuilder}; the clock times leases in this JVM, while expiry in Redis follows
+     * the server's clock): the key prefix, the storage namespace of every key in Redis (default
+     * {@code "locks:"}); notification, by a publish on release; the lease of infinite locks (default
+     * {@link #DEFAULT_LEASE}, at least 3 ms).
      */
-    public static final class Builder extends EngineLockRegistry.Builder<Builder> {
+    public static final class Builder extends AbstractLockRegistry.StoreBuilder<Builder> {
 
         private final RedisConnectionFactory connectionFactory;
-        private String keyPrefix = "locks:";
-        private boolean notify = true;
-        private Duration lease = DEFAULT_LEASE;
 
         private Builder(RedisConnectionFactory connectionFactory) {
+            super("redis", "locks:");
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
-        }
-
-        private LockEngine.Settings engineSettings() {
-            return settings("redis");
-        }
-
-        /**
-         * The storage namespace of every key in Redis; default {@code "locks:"}. Keys the API shows never
-         * carry it. Registries with different prefixes never see each other's locks.
-         */
-        public Builder keyPrefix(String keyPrefix) {
-            this.keyPrefix = keyPrefix;
-            return this;
-        }
-
-        /** Whether waiters are woken by a publish on release (one subscription per node); default true. */
-        public Builder notify(boolean notify) {
-            this.notify = notify;
-            return this;
-        }
-
-        /**
-         * The lease under which this node holds a lock of infinite lock timeout in Redis, renewed every third of
-         * it whether or not the watchdog is on; default 30 s. A crashed node's "infinite" locks free themselves
-         * after it; the lease the caller sees never expires ({@link dev.locks.Lease#expiresAt()} is
-         * {@link java.time.Instant#MAX}).
-         */
-        public Builder lease(Duration lease) {
-            this.lease = lease;
-            return this;
         }
 
         /**
@@ -128,15 +97,14 @@ public final class RedisLockRegistry extends EngineLockRegistry {
          * @throws IllegalArgumentException naming the setting that is invalid
          */
         public RedisLockRegistry build() {
-            if (keyPrefix == null) {
-                throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
-            }
+            String keyPrefix = keyPrefix();
+            Duration lease = lease();
             if (lease == null || lease.toMillis() < 3) {
                 throw new IllegalArgumentException("lease must be at least 3 ms (it is renewed every third of it), was "
                         + lease);
             }
             return new RedisLockRegistry(this,
-                    new RedisLockStore(connectionFactory, keyPrefix, notify, lease.toMillis()));
+                    new RedisLockStore(connectionFactory, keyPrefix, notifies(), lease.toMillis()));
         }
     }
 }

@@ -1,8 +1,8 @@
 package dev.locks.redis;
 
 import dev.locks.LockUnavailableException;
-import dev.locks.internal.Keys;
 import dev.locks.spi.RemoteLockStore;
+import dev.locks.support.StoreKeys;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -193,7 +193,7 @@ final class RedisLockStore implements RemoteLockStore {
             }
             return Attempt.taken(floor);
         } catch (DataAccessException e) {
-            throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
+            throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
         }
     }
 
@@ -226,7 +226,7 @@ final class RedisLockStore implements RemoteLockStore {
                     Long.toString(floor), space.cluster() ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
-            throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
+            throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
         }
         long code = (Long) result.get(0);
         return code > 0 ? Attempt.taken(code)
@@ -249,7 +249,7 @@ final class RedisLockStore implements RemoteLockStore {
             }
             scriptKeys.add(space.fencingCounter(group.get(0)));
             String placed = Long.toString(order);
-            order = call(() -> "queue a waiter for " + Keys.describe(keys), () -> redis.execute(LockScripts.ENQUEUE,
+            order = call(() -> "queue a waiter for " + StoreKeys.describe(keys), () -> redis.execute(LockScripts.ENQUEUE,
                     scriptKeys, ticket.id(), placed, Long.toString(ticket.leaseMillis())));
         }
         return order;
@@ -261,7 +261,7 @@ final class RedisLockStore implements RemoteLockStore {
             return;
         }
         for (List<String> group : groups(keys)) {
-            call(() -> "take a waiter for " + Keys.describe(keys) + " out of their queues", () -> redis.execute(
+            call(() -> "take a waiter for " + StoreKeys.describe(keys) + " out of their queues", () -> redis.execute(
                     LockScripts.DEQUEUE, lockAndQueueKeys(group), ticketId, space.releaseChannel(), prefixBytes));
         }
     }
@@ -335,7 +335,7 @@ final class RedisLockStore implements RemoteLockStore {
         for (int i = 0; i < keys.size(); i++) {
             args[i + 2] = keys.get(i).ownerId();
         }
-        return keysAt(keys, call(() -> "release " + Keys.describe(keysOf(keys)),
+        return keysAt(keys, call(() -> "release " + StoreKeys.describe(keysOf(keys)),
                 () -> redis.execute(LockScripts.RELEASE, scriptKeys, args)));
     }
 
@@ -416,7 +416,7 @@ final class RedisLockStore implements RemoteLockStore {
 
     @Override
     public RemoteLock get(String key) {
-        Keys.requireValid(key, 0);
+        StoreKeys.requireValid(key);
         onCluster();
         List<RemoteLock> found = new ArrayList<>(1);
         call(() -> "read the lock on '" + key + "'", () -> {
@@ -464,7 +464,7 @@ final class RedisLockStore implements RemoteLockStore {
 
     @Override
     public boolean forceRelease(String key) {
-        Keys.requireValid(key, 0);
+        StoreKeys.requireValid(key);
         Long removed = call(() -> "force-release '" + key + "'", () -> redis.execute(LockScripts.FORCE_RELEASE,
                 List.of(space.lock(key)), space.releaseChannel(), ReleaseMessage.encode(key)));
         return removed != null && removed == 1;

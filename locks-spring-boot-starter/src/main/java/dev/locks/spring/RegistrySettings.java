@@ -2,7 +2,7 @@ package dev.locks.spring;
 
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
-import dev.locks.internal.EngineLockRegistry;
+import dev.locks.support.AbstractLockRegistry;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -17,7 +17,7 @@ final class RegistrySettings {
     private RegistrySettings() {
     }
 
-    static <B extends EngineLockRegistry.Builder<B>> B apply(B builder, LocksProperties properties,
+    static <B extends AbstractLockRegistry.Builder<B>> B apply(B builder, LocksProperties properties,
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
         return builder.defaultOptions(properties.toAcquireOptions())
                 .cleanupInterval(Duration.ZERO)

@@ -1,6 +1,6 @@
 package dev.locks.benchmarks.proto;
 
-import dev.locks.internal.Keys;
+import dev.locks.support.StoreKeys;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,7 +29,7 @@ final class FusedLeaseTable {
 
     /** Takes {@code key} for the calling thread; the prototype has no waiting, so a held key is an error. */
     Entry acquire(String key) {
-        Keys.requireValid(key, 0);
+        StoreKeys.requireValid(key);
         long now = System.nanoTime();
         Entry mine = new Entry(this, key, Thread.currentThread(), now, now + timeoutNanos);
         if (entries.putIfAbsent(key, mine) != null) {
@@ -41,7 +41,7 @@ final class FusedLeaseTable {
 
     /** As {@link #acquire}, without reading the clock: what {@code System.nanoTime} costs on the fast path. */
     Entry acquireWithoutClock(String key) {
-        Keys.requireValid(key, 0);
+        StoreKeys.requireValid(key);
         Entry mine = new Entry(this, key, Thread.currentThread(), 0, Long.MAX_VALUE);
         if (entries.putIfAbsent(key, mine) != null) {
             throw new IllegalStateException("prototype: " + key + " is held (no waiting here)");
@@ -52,7 +52,7 @@ final class FusedLeaseTable {
 
     /** As {@link #acquire}, without a fencing token: what the striped counter costs. */
     Entry acquireWithoutToken(String key) {
-        Keys.requireValid(key, 0);
+        StoreKeys.requireValid(key);
         long now = System.nanoTime();
         Entry mine = new Entry(this, key, Thread.currentThread(), now, now + timeoutNanos);
         if (entries.putIfAbsent(key, mine) != null) {

@@ -2,7 +2,6 @@ package dev.locks.benchmarks.proto;
 
 import dev.locks.Lease;
 import dev.locks.benchmarks.redis.RedisServerProcess;
-import dev.locks.internal.EngineLockRegistry;
 import dev.locks.redis.RedisLockRegistry;
 import java.lang.reflect.Field;
 import java.time.Duration;
@@ -57,9 +56,7 @@ public class ProtoRedis {
         factory.start();
         registry = RedisLockRegistry.builder(factory).cleanupInterval(Duration.ZERO).build();
         if (exposeConnection) {
-            Object engine = field(registry, EngineLockRegistry.class, "engine");
-            Object remote = field(engine, engine.getClass(), "remote");
-            Object store = field(remote, remote.getClass(), "store");
+            Object store = field(registry, RedisLockRegistry.class, "store");
             ((StringRedisTemplate) field(store, store.getClass(), "redis")).setExposeConnection(true);
         }
     }

@@ -9,9 +9,9 @@ import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.OperationResponseBody;
@@ -54,7 +54,7 @@ public class LocksEndpoint {
     /** The default of {@code locks.endpoint.max-listed}. */
     public static final int DEFAULT_MAX_LISTED = 1000;
 
-    private static final Logger log = LoggerFactory.getLogger(LocksEndpoint.class);
+    private static final Log logger = LogFactory.getLog(LocksEndpoint.class);
 
     private final LockRegistry registry;
 
@@ -150,8 +150,8 @@ public class LocksEndpoint {
         }
         if (released) {
             Principal principal = securityContext.getPrincipal();
-            log.warn("Force-released lock '{}' through the locks endpoint{}", showKeys == Show.NEVER ? MASK : joined,
-                    (principal != null) ? " (by " + principal.getName() + ")" : "");
+            logger.warn("Force-released lock '" + (showKeys == Show.NEVER ? MASK : joined) + "' through the locks endpoint"
+                    + ((principal != null) ? " (by " + principal.getName() + ")" : ""));
         }
         return new ReleaseDescriptor(released);
     }

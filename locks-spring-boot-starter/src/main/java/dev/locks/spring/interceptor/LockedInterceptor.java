@@ -3,7 +3,6 @@ package dev.locks.spring.interceptor;
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
-import dev.locks.internal.CurrentLease;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -84,14 +83,14 @@ public class LockedInterceptor implements MethodInterceptor {
     }
 
     private static Object proceed(MethodInvocation invocation, Lease lease) throws Throwable {
-        try (lease; CurrentLease.Scope scope = CurrentLease.enter(lease)) {
+        try (lease; Lease.CurrentScope scope = Lease.makeCurrent(lease)) {
             return invocation.proceed();
         }
     }
 
     private static Object proceedAsync(MethodInvocation invocation, Lease lease) throws Throwable {
         CompletionStage<?> stage;
-        try (CurrentLease.Scope scope = CurrentLease.enter(lease)) {
+        try (Lease.CurrentScope scope = Lease.makeCurrent(lease)) {
             stage = (CompletionStage<?>) invocation.proceed();
         }
         catch (Throwable ex) {

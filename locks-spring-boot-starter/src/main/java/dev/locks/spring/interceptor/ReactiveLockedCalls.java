@@ -3,7 +3,6 @@ package dev.locks.spring.interceptor;
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
-import dev.locks.internal.CurrentLease;
 import dev.locks.spring.reactive.ReactiveLease;
 import java.util.List;
 import org.aopalliance.intercept.MethodInvocation;
@@ -74,7 +73,7 @@ final class ReactiveLockedCalls {
     private static Publisher<Object> call(MethodInvocation template, Lease lease) {
         MethodInvocation invocation = cloned(template);
         Object publisher;
-        try (CurrentLease.Scope scope = CurrentLease.enter(lease)) {
+        try (Lease.CurrentScope scope = Lease.makeCurrent(lease)) {
             publisher = invocation.proceed();
         }
         catch (Throwable ex) {

@@ -1,22 +1,21 @@
-package dev.locks.internal;
+package dev.locks;
 
-import dev.locks.Lease;
 import java.util.ArrayDeque;
 import java.util.Optional;
 
 /**
  * The stack of leases of the running {@code @Locked} methods and {@code withLocks} actions on each thread,
- * behind {@link Lease#current()}. Not an API.
+ * behind {@link Lease#current()} and {@link Lease#makeCurrent(Lease)}.
  */
-public final class CurrentLease {
+final class CurrentLeases {
 
     private static final ThreadLocal<ArrayDeque<Lease>> STACK = ThreadLocal.withInitial(ArrayDeque::new);
 
-    private CurrentLease() {
+    private CurrentLeases() {
     }
 
     /** The innermost lease on this thread. */
-    public static Optional<Lease> get() {
+    static Optional<Lease> get() {
         return Optional.ofNullable(STACK.get().peek());
     }
 
@@ -25,16 +24,9 @@ public final class CurrentLease {
      * thread's (small) stack stays allocated when it empties: building it again on every call of a
      * {@code @Locked} method cost more than the lock.
      */
-    public static Scope enter(Lease lease) {
+    static Lease.CurrentScope enter(Lease lease) {
         ArrayDeque<Lease> stack = STACK.get();
         stack.push(lease);
         return () -> stack.removeFirstOccurrence(lease);
-    }
-
-    /** Ends a lease's turn as the current one. */
-    @FunctionalInterface
-    public interface Scope extends AutoCloseable {
-        @Override
-        void close();
     }
 }

@@ -1,0 +1,77 @@
+package dev.locks.internal;
+
+import dev.locks.AcquireOptions;
+import dev.locks.HeldLock;
+import dev.locks.LocksObserver.Remover;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What stands behind the engine's table, the one thing in which backends differ: nothing ({@link MemoryBacking},
+ * the table is the whole truth) or a remote store ({@link StoreBacking}, the table holds this node's locks and
+ * the store everyone's). The engine's algorithm (attempts, re-entry, waiting, retries, stale removal, the
+ * watchdog's schedule) is the same over both; each method here is a point where it asks the backing.
+ */
+interface Backing extends AutoCloseable {
+
+    /** Whether one-key acquires may take the one-object path ({@link SoloLease}, which has no owner id). */
+    boolean allowsSoloLeases();
+
+    /** Whether a caller who may wait takes its place in the queues before its first attempt. */
+    boolean queuesFirstAttempt(AcquireOptions options);
+
+    /** The owner id of a new lease in the backing; {@code null} when there is none. */
+    String newOwnerId();
+
+    /**
+     * Takes in the backing the keys that {@code lease} newly took in the table, leaving in {@code lease.token}
+     * the token the backing issued for them (0 when it issues none; see {@link LeaseTokens#settle}).
+     *
+     * @return {@code null} when taken, else what blocks (the caller rolls back)
+     */
+    Blocker take(TableLease lease, long timeoutNanos, Waiter waiter);
+
+    /**
+     * {@code waiter} was put in this node's queues of its keys up to the one of index {@code blockedAt}, which is
+     * in its way; {@code local} when this node's table was in its way (a store had it in its own queues already
+     * when it was in the way).
+     */
+    void enlisted(Waiter waiter, int blockedAt, boolean local);
+
+    /** Parks {@code waiter} until signalled, interrupted or the pause ends; the interrupt status is left set. */
+    void await(Waiter waiter, int seen, long pauseNanos);
+
+    /** {@code waiter} got its keys or gave up: it left this node's queues, and leaves the backing's. */
+    void left(Waiter waiter);
+
+    /** Releases what {@code lease} holds; called once per lease, from any thread. */
+    void release(TableLease lease);
+
+    /** A stale entry left the table, removed {@code by}. */
+    void staleRemoved(LockEntry entry, Remover by);
+
+    /** The watchdog's renewal of a batch of live owners' entries. */
+    void renew(List<LockEntry> batch);
+
+    /** An acquire asks for a lock timeout of {@code timeoutNanos} ({@link Long#MAX_VALUE}: infinite). */
+    void covering(long timeoutNanos);
+
+    /** Who holds {@code key}, which no entry of this node's table holds, as a phrase; {@code null} if unknown. */
+    String holderElsewhere(String key);
+
+    /** See {@link dev.locks.LockRegistry#heldLocks(int)}. */
+    List<HeldLock> heldLocks(int limit);
+
+    /** See {@link dev.locks.LockRegistry#heldLock(String)}, for a valid key. */
+    Optional<HeldLock> heldLock(String key);
+
+    /** A sweep removed {@code removed} from the table. */
+    void swept(List<LockEntry> removed);
+
+    /** Frees {@code key} wherever it is held; {@code removedHere} when this node's table held it. */
+    boolean forceRelease(String key, boolean removedHere);
+
+    /** The engine is closing, after its background work stopped. */
+    @Override
+    void close();
+}
