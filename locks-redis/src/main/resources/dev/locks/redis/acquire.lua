@@ -30,8 +30,10 @@ local function olderWaits(i)
 end
 
 local blocked = 0
--- The common case in one command: no key held and nobody waiting for any (no queue, so none to purge).
-if overKeys('EXISTS', KEYS, 1, 2 * n) > 0 then
+-- The common case in one command: no key held and nobody waiting for any (no queue: none to purge, and none
+-- the caller's ticket is in, since a queue and its deadlines always hold the same tickets).
+local busy = overKeys('EXISTS', KEYS, 1, 2 * n) > 0
+if busy then
   for i = 1, n do
     purge(n, i, now)
     if redis.call('EXISTS', KEYS[i]) == 1 or olderWaits(i) then
@@ -50,7 +52,7 @@ if blocked == 0 then
   local value = lockValue(ARGV[1], token, at, ARGV[4], ARGV[2])
   for i = 1, n do
     redis.call('SET', KEYS[i], value, 'PX', ARGV[3])
-    if ticket ~= '' then
+    if ticket ~= '' and busy then
       redis.call('ZREM', KEYS[n + i], ticket)
       redis.call('ZREM', KEYS[2 * n + i], ticket)
     end
