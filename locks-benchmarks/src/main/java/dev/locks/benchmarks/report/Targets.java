@@ -12,6 +12,9 @@ final class Targets {
     record Verdict(String target, String measured, String status) {
     }
 
+    /** The status of a target this run did not measure. */
+    static final String NOT_MEASURED = "—";
+
     /** Ratios this close to their bound are called out: on a busy machine noise can flip them. */
     private static final double NEAR = 0.10;
 
@@ -183,6 +186,6 @@ final class Targets {
     }
 
     private void missing(String target) {
-        verdicts.add(new Verdict(target, "not measured in this run", "—"));
+        verdicts.add(new Verdict(target, "not measured in this run", NOT_MEASURED));
     }
 }
