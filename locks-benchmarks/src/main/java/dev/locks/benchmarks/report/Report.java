@@ -27,12 +27,10 @@ final class Report {
         targets();
         for (Table table : Catalog.TABLES) {
             table(table);
-            if (table.group().equals("RedisLocks:keyCount=5")) {
-                String work = serverWork(measurements);
-                if (!work.isEmpty()) {
-                    line(work);
-                }
-            }
+        }
+        String work = serverWork(measurements);
+        if (!work.isEmpty()) {
+            line(work);
         }
         return out.toString();
     }
@@ -84,23 +82,24 @@ final class Report {
     }
 
     /**
-     * Redis server work per cycle: {@code INFO commandstats} calls (commands inside scripts included) per
-     * operation, each implementation at each key count and thread count, and what the commands were.
+     * Redis server work per operation: {@code INFO commandstats} calls (commands inside scripts included) per
+     * operation, each implementation of each Redis benchmark at each thread count, and what the commands were.
      */
     static String serverWork(List<Measurement> measurements) {
-        List<Measurement> counted = measurements.stream().filter(m -> m.group().startsWith("RedisLocks:")
-                && m.extra().containsKey(ServerWork.PER_OP)).toList();
+        List<Measurement> counted = measurements.stream().filter(m -> m.extra().containsKey(ServerWork.PER_OP))
+                .toList();
         if (counted.isEmpty()) {
             return "";
         }
-        StringBuilder table = new StringBuilder("### Redis: server commands per cycle\n\n");
-        table.append("What `redis-server` ran per acquire + release, from `INFO commandstats` read before and after "
-                + "each measured iteration (commands inside Lua scripts counted), divided by the cycles JMH counted "
-                + "in them; lower is better. Counts do not depend on the machine's load.\n\n");
-        table.append("| implementation | keys | threads | commands per cycle | by command |\n")
-                .append("| --- | ---: | ---: | ---: | --- |\n");
+        StringBuilder table = new StringBuilder("### Redis: server commands per operation\n\n");
+        table.append("What `redis-server` ran per operation (a lock cycle: acquire + release; a cache hit), from "
+                + "`INFO commandstats` read before and after each measured iteration (commands inside Lua scripts "
+                + "counted), divided by the operations JMH counted in them; lower is better. Counts do not depend on "
+                + "the machine's load.\n\n");
+        table.append("| benchmark | implementation | threads | commands per operation | by command |\n")
+                .append("| --- | --- | ---: | ---: | --- |\n");
         for (Measurement m : counted) {
-            table.append("| ").append(m.name()).append(" | ").append(m.group().substring(m.group().indexOf('=') + 1))
+            table.append("| ").append(m.group()).append(" | ").append(m.name())
                     .append(" | ").append(m.threads()).append(" | ").append(m.extra().get(ServerWork.PER_OP))
                     .append(" | ").append(ServerWork.breakdown(m)).append(" |\n");
         }

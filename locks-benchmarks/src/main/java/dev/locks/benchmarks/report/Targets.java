@@ -145,6 +145,18 @@ final class Targets {
             }
         }
         for (int threads : List.of(1, 4)) {
+            String target = "Redis cache hit throughput ≥ Spring `RedisCache`'s, " + threads + " thread(s)";
+            Optional<Measurement> ours = find("RedisComputeHit", "thisProject", threads);
+            Optional<Measurement> spring = find("RedisComputeHit", "springRedisCache", threads);
+            if (ours.isPresent() && spring.isPresent()) {
+                double ratio = ours.get().median() / spring.get().median();
+                add(target, String.format(Locale.ROOT, "%.2f× (%s vs %s /s)", ratio, Report.number(ours.get().median()),
+                        Report.number(spring.get().median())), status(ratio >= 1, ratio));
+            } else {
+                missing(target);
+            }
+        }
+        for (int threads : List.of(1, 4)) {
             Optional<Measurement> one = find("RedisLocks:keyCount=1", "thisProject", threads);
             Optional<Measurement> five = find("RedisLocks:keyCount=5", "thisProject", threads);
             if (one.isPresent() && five.isPresent()) {

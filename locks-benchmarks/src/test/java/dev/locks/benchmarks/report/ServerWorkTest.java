@@ -19,7 +19,8 @@ class ServerWorkTest {
         Measurement m = new Measurement("RedisLocks:keyCount=5", "thisProject", 4, "ops/s", 1, 1, 1, Map.of())
                 .withExtra(extra);
         assertThat(ServerWork.breakdown(m)).isEqualTo("set 5.00, evalsha 2.00, del 1.00, time 1.00");
-        assertThat(Report.serverWork(List.of(m))).contains("| thisProject | 5 | 4 | 9.00 | set 5.00, evalsha 2.00, del 1.00, time 1.00 |");
+        assertThat(Report.serverWork(List.of(m)))
+                .contains("| RedisLocks:keyCount=5 | thisProject | 4 | 9.00 | set 5.00, evalsha 2.00, del 1.00, time 1.00 |");
     }
 
     @Test
