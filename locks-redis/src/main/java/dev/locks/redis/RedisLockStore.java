@@ -63,6 +63,7 @@ final class RedisLockStore implements RemoteLockStore {
 
     private final RedisConnectionFactory factory;
     private final StringRedisTemplate redis;
+    private final CycleScripts cycle;
     private volatile KeySpace space;
     /** Whether the factory's connections are a Redis Cluster's; null until the first command finds out. */
     private volatile Boolean cluster;
@@ -88,6 +89,7 @@ final class RedisLockStore implements RemoteLockStore {
         this.infiniteLeaseMillis = infiniteLeaseMillis;
         this.factory = Objects.requireNonNull(factory, "connectionFactory");
         this.redis = new StringRedisTemplate(factory);
+        this.cycle = new CycleScripts(factory);
         this.space = new KeySpace(keyPrefix);
         this.notify = notify;
         this.prefixBytes = Integer.toString(space.lockPrefixBytes());
@@ -223,7 +225,7 @@ final class RedisLockStore implements RemoteLockStore {
         scriptKeys.add(space.fencingCounter(group.get(0)));
         List<?> result;
         try {
-            result = RedisRoundTrip.call(() -> redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(),
+            result = RedisRoundTrip.call(() -> cycle.call(LockScripts.ACQUIRE, scriptKeys, owner.id(),
                     owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
@@ -341,7 +343,7 @@ final class RedisLockStore implements RemoteLockStore {
             args[i + 2] = keys.get(i).ownerId();
         }
         return keysAt(keys, call(() -> "release " + Keys.describe(keysOf(keys)),
-                () -> redis.execute(LockScripts.RELEASE, scriptKeys, args)));
+                () -> cycle.call(LockScripts.RELEASE, scriptKeys, args)));
     }
 
     @Override
