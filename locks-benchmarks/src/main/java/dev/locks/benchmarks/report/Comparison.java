@@ -12,7 +12,7 @@ import java.util.regex.Pattern;
  * The whole comparison in one command: every JMH benchmark at each of its thread counts, then the hand-off,
  * stampede and memory harnesses, each in JVMs of their own; then the tables, with medians, spreads and ratios
  * of this one run, written to {@code <out>/results.md} and, with {@code --doc}, between the result markers of
- * {@code docs/benchmarks.md}. About 15 minutes on 2 cores. {@code locks-benchmarks/run.sh} builds and runs it.
+ * {@code docs/benchmarks.md}. About 17 minutes on 2 cores. {@code locks-benchmarks/run.sh} builds and runs it.
  *
  * <p>Options: {@code --quick} (every benchmark once, briefly: checks that all of it runs, numbers meaningless),
  * {@code --only REGEX} (the suites whose name matches, e.g. {@code 'Local|handoff'}; cannot be combined with
