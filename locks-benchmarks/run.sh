@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole comparison in one command: builds the benchmarks (and the modules they measure) from this tree,
 # runs every benchmark beside its rivals and floor, and rewrites the results section of docs/benchmarks.md.
-# About 15 minutes on 2 cores; run it on a quiet machine (the report records the load average it saw).
+# About 17 minutes on 2 cores; run it on a quiet machine: the report records the load before, during and after,
+# and a loaded run gets its figures but "loaded, no verdict" instead of met or missed (docs/benchmarks.md).
 #
 #   locks-benchmarks/run.sh                  full run, updates docs/benchmarks.md
 #   locks-benchmarks/run.sh --quick          everything once, briefly: checks that it all runs (numbers meaningless)

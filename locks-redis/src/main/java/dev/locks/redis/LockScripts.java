@@ -21,11 +21,11 @@ final class LockScripts {
     @SuppressWarnings("rawtypes")
     static final RedisScript<List> RELEASE = withQueues("release.lua", List.class);
     @SuppressWarnings("rawtypes")
-    static final RedisScript<List> RENEW = script("renew.lua", List.class);
+    static final RedisScript<List> RENEW = withLocks("renew.lua", List.class);
     @SuppressWarnings("rawtypes")
-    static final RedisScript<List> READ = script("read.lua", List.class);
+    static final RedisScript<List> READ = withLocks("read.lua", List.class);
     static final RedisScript<Long> FORCE_RELEASE = script("force-release.lua", Long.class);
-    static final RedisScript<Long> RAISE = script("raise.lua", Long.class);
+    static final RedisScript<Long> RAISE = withLocks("raise.lua", Long.class);
 
     private LockScripts() {
     }
@@ -35,9 +35,14 @@ final class LockScripts {
         return RedisScript.of(read(name), resultType);
     }
 
-    /** A script that reads or changes wait queues: {@code queues.lua}'s functions come first. */
+    /** A script that reads or writes locks: {@code lock-value.lua}'s functions (the locks' format) come first. */
+    private static <T> RedisScript<T> withLocks(String name, Class<T> resultType) {
+        return RedisScript.of(read("lock-value.lua") + read(name), resultType);
+    }
+
+    /** A script that reads or changes wait queues (and locks): {@code lock-value.lua}'s and {@code queues.lua}'s functions come first. */
     private static <T> RedisScript<T> withQueues(String name, Class<T> resultType) {
-        return RedisScript.of(read("queues.lua") + read(name), resultType);
+        return RedisScript.of(read("lock-value.lua") + read("queues.lua") + read(name), resultType);
     }
 
     private static String read(String name) {

@@ -27,15 +27,20 @@ import org.springframework.data.redis.core.StringRedisTemplate;
 /**
  * The {@link RemoteLockStore} on Redis, through the application's {@link RedisConnectionFactory}.
  *
- * <p>Data, under the key prefix ({@link KeySpace}): one hash per held key at {@code <prefix>lock:<key>} with
- * the fields {@code owner} (the lease's owner id), {@code desc} (its readable description), {@code token}
- * (its fencing token) and {@code at} (when it was taken, in microseconds by the server's clock), expiring
- * with the lease ({@code PEXPIRE}; for an infinite lock timeout, the node's renewed lease and the field
- * {@code infinite}); while someone waits for a key, its wait queue at {@code <prefix>queue:<key>} (ticket ids
+ * <p>Data, under the key prefix ({@link KeySpace}): one string per held key at {@code <prefix>lock:<key>}
+ * holding the lease's owner id, its fencing token, when it was taken (microseconds by the server's clock),
+ * whether its lock timeout is infinite and its owner's readable description ({@code lock-value.lua}), set with
+ * the lease ({@code SET PX}; for an infinite lock timeout, the node's renewed lease); while someone waits for a key, its wait queue at {@code <prefix>queue:<key>} (ticket ids
  * by order) and the tickets' deadlines at {@code <prefix>queue-until:<key>}; the fencing counter
  * {@code <prefix>fencing}, which orders the tickets too; the channel {@code <prefix>released}, on which a
  * release publishes the keys it freed that someone waits for (a live ticket is queued). A release nobody waits
  * for publishes nothing: the common, uncontended release costs no broadcast to every node.
+ *
+ * <p>Server work: an uncontended cycle (nobody waits) runs, inside its two script calls, {@code TIME}, one
+ * {@code EXISTS} of all the keys and their queues, {@code INCR} and a {@code SET PX} per key to acquire, and one
+ * {@code MGET}, one {@code DEL} and one {@code EXISTS} of the queues to release: 9 commands for one key, 13 for
+ * five (pinned in {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
+ * queue exists.
  *
  * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get}, {@link #enqueue},
  * {@link #dequeue} and {@link #forceRelease} are one script call each ({@link LockScripts}), whatever the number of keys;
@@ -58,6 +63,7 @@ final class RedisLockStore implements RemoteLockStore {
 
     private final RedisConnectionFactory factory;
     private final StringRedisTemplate redis;
+    private final CycleScripts cycle;
     private volatile KeySpace space;
     /** Whether the factory's connections are a Redis Cluster's; null until the first command finds out. */
     private volatile Boolean cluster;
@@ -83,6 +89,7 @@ final class RedisLockStore implements RemoteLockStore {
         this.infiniteLeaseMillis = infiniteLeaseMillis;
         this.factory = Objects.requireNonNull(factory, "connectionFactory");
         this.redis = new StringRedisTemplate(factory);
+        this.cycle = new CycleScripts(factory);
         this.space = new KeySpace(keyPrefix);
         this.notify = notify;
         this.prefixBytes = Integer.toString(space.lockPrefixBytes());
@@ -218,7 +225,7 @@ final class RedisLockStore implements RemoteLockStore {
         scriptKeys.add(space.fencingCounter(group.get(0)));
         List<?> result;
         try {
-            result = RedisRoundTrip.call(() -> redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(),
+            result = RedisRoundTrip.call(() -> cycle.call(LockScripts.ACQUIRE, scriptKeys, owner.id(),
                     owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
@@ -336,7 +343,7 @@ final class RedisLockStore implements RemoteLockStore {
             args[i + 2] = keys.get(i).ownerId();
         }
         return keysAt(keys, call(() -> "release " + StoreKeys.describe(keysOf(keys)),
-                () -> redis.execute(LockScripts.RELEASE, scriptKeys, args)));
+                () -> cycle.call(LockScripts.RELEASE, scriptKeys, args)));
     }
 
     @Override

@@ -10,6 +10,7 @@
 -- of the token, '0' for none (on a Redis Cluster, the token of the lease's earlier slots: see issue());
 -- ARGV[11]: '1' for a token of at least the server's clock in microseconds (on a Redis Cluster, where a failover
 -- to a replica can lose the counter's last increments: the token then still goes forward with the clock).
+-- Each lock is one string (lock-value.lua) set with its lease.
 -- The keys are taken unless one is held or a live ticket older than the caller's (any live ticket, for a caller
 -- without one) waits for it; expired tickets are dropped on the way. Taken: the ticket leaves every queue of
 -- the keys. Not taken at KEYS[b], with a ticket: it is placed (order kept) in the queues of KEYS[1..b] and
@@ -29,11 +30,16 @@ local function olderWaits(i)
 end
 
 local blocked = 0
-for i = 1, n do
-  purge(n, i, now)
-  if redis.call('EXISTS', KEYS[i]) == 1 or olderWaits(i) then
-    blocked = i
-    break
+-- The common case in one command: no key held and nobody waiting for any (no queue: none to purge, and none
+-- the caller's ticket is in, since a queue and its deadlines always hold the same tickets).
+local busy = overKeys('EXISTS', KEYS, 1, 2 * n) > 0
+if busy then
+  for i = 1, n do
+    purge(n, i, now)
+    if redis.call('EXISTS', KEYS[i]) == 1 or olderWaits(i) then
+      blocked = i
+      break
+    end
   end
 end
 
@@ -43,14 +49,10 @@ if blocked == 0 then
     floor = math.max(floor, tonumber(at) - 1)
   end
   local token = issue(counter, time, floor)
-  local lease = tonumber(ARGV[3])
+  local value = lockValue(ARGV[1], token, at, ARGV[4], ARGV[2])
   for i = 1, n do
-    redis.call('HSET', KEYS[i], 'owner', ARGV[1], 'desc', ARGV[2], 'token', token, 'at', at)
-    if ARGV[4] == '1' then
-      redis.call('HSET', KEYS[i], 'infinite', '1')
-    end
-    redis.call('PEXPIRE', KEYS[i], lease)
-    if ticket ~= '' then
+    redis.call('SET', KEYS[i], value, 'PX', ARGV[3])
+    if ticket ~= '' and busy then
       redis.call('ZREM', KEYS[n + i], ticket)
       redis.call('ZREM', KEYS[2 * n + i], ticket)
     end

@@ -10,9 +10,11 @@ if current < token then
   redis.call('SET', KEYS[1], ARGV[1])
 end
 local held = 0
+local values = overKeys('MGET', KEYS, 2, #KEYS)
 for i = 2, #KEYS do
-  if redis.call('HGET', KEYS[i], 'owner') == ARGV[2] then
-    redis.call('HSET', KEYS[i], 'token', ARGV[1])
+  if ownedBy(values[i - 1], ARGV[2]) then
+    local lock = lockFields(values[i - 1])
+    redis.call('SET', KEYS[i], lockValue(lock[1], token, lock[3], lock[4], lock[5]), 'KEEPTTL')
     held = held + 1
   end
 end

@@ -6,17 +6,17 @@
 -- or nil when the key holds no lock (released or expired since it was listed, or not a lock).
 local now = redis.call('TIME')
 local result = {now[1] .. string.format('%06d', now[2])}
+local values = overKeys('MGET', KEYS, 1, #KEYS)
 for i = 1, #KEYS do
-  local lock = false
-  if redis.call('TYPE', KEYS[i]).ok == 'hash' then
-    local fields = redis.call('HMGET', KEYS[i], 'owner', 'desc', 'token', 'at', 'infinite')
-    if fields[1] then
-      local left = -1
-      if not fields[5] then
-        left = redis.call('PTTL', KEYS[i])
-      end
-      lock = {fields[1], fields[2] or '', fields[3] or '0', fields[4] or '0', left}
+  local lock = lockFields(values[i])
+  if lock then
+    local left = -1
+    if lock[4] == '0' then
+      left = redis.call('PTTL', KEYS[i])
     end
+    lock = {lock[1], lock[5], lock[2], lock[3], left}
+  else
+    lock = false
   end
   result[i + 1] = lock
 end

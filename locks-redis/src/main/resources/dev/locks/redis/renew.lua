@@ -3,8 +3,9 @@
 -- ARGV[2i - 1]: the owner id that must hold KEYS[i]; ARGV[2i]: its new lease in milliseconds, 0 for no expiry.
 -- Returns the indexes i of the keys their owner no longer held.
 local lost = {}
+local values = overKeys('MGET', KEYS, 1, #KEYS)
 for i = 1, #KEYS do
-  if redis.call('HGET', KEYS[i], 'owner') == ARGV[2 * i - 1] then
+  if ownedBy(values[i], ARGV[2 * i - 1]) then
     local lease = tonumber(ARGV[2 * i])
     if lease > 0 then
       redis.call('PEXPIRE', KEYS[i], lease)

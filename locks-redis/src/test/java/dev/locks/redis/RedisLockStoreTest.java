@@ -162,6 +162,36 @@ class RedisLockStoreTest {
         assertThat(store.release(List.of())).isEmpty();
     }
 
+    /**
+     * A lock is one string starting with its owner's id (lock-value.lua): an id that begins another's, and a
+     * description with spaces, digits, colons and line breaks, must neither confuse ownership nor the reading.
+     */
+    @Test
+    void ownershipShouldBeTheWholeOwnerIdWhateverTheDescription() {
+        RedisLockStore store = store();
+        Owner shortId = new Owner("node:1", "1 2 0 worker\n@ node:1 ");
+        Owner longId = new Owner("node:10", "");
+        long token = store.tryAcquire(List.of("a"), longId, 10_000).token();
+        store.tryAcquire(List.of("b"), shortId, 10_000);
+
+        assertThat(store.release(owned(shortId, "a"))).as("node:1 does not own node:10's lock").containsExactly("a");
+        assertThat(store.renew(List.of(new Ownership("a", shortId.id(), 10_000)))).containsExactly("a");
+        assertThat(store.release(owned(longId, "b"))).containsExactly("b");
+
+        RemoteLock a = store.get("a");
+        assertThat(a.ownerId()).isEqualTo(longId.id());
+        assertThat(a.ownerDescription()).isEmpty();
+        assertThat(a.token()).isEqualTo(token);
+        RemoteLock b = store.get("b");
+        assertThat(b.ownerId()).isEqualTo(shortId.id());
+        assertThat(b.ownerDescription()).isEqualTo(shortId.description());
+        assertThat(b.token()).isGreaterThan(token);
+        assertThat(store.release(owned(longId, "a"))).isEmpty();
+        assertThat(store.release(owned(shortId, "b"))).isEmpty();
+        assertThat(store.get("a")).isNull();
+        assertThat(store.get("b")).isNull();
+    }
+
     @Test
     void renewShouldExtendOnlyTheOwnersLeases() {
         RedisLockStore store = store();

@@ -11,12 +11,14 @@ import dev.locks.spi.RemoteLockStore.Ticket;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -82,6 +84,34 @@ class RoundTripCountTest {
                 .isEqualTo(1L);
         assertThat(calls.get("incr")).as("one fencing token per acquire, and the waiter's ticket order")
                 .isEqualTo(3L);
+    }
+
+    /**
+     * What the server runs for one uncontended cycle (nobody waits, no ticket), counted by {@code INFO
+     * commandstats}, which counts the commands inside scripts too: pinned, so that a script change that adds
+     * server work per cycle shows here (issue 15; the raw floor, {@code SET NX PX} and a compare-and-delete
+     * script, runs 4 commands for one key and 17 for five; this project's, before that issue, 14 and 50).
+     */
+    @ParameterizedTest(name = "{0} keys, with a ticket: {1}")
+    @CsvSource({"1, false", "5, false", "1, true", "5, true"})
+    void uncontendedCycleShouldRunTheseCommandsOnTheServer(int keyCount, boolean ticket) {
+        List<String> keys = IntStream.range(0, keyCount).mapToObj(i -> "account:" + i).toList();
+        redis.server().command("CONFIG", "RESETSTAT");
+
+        // the registry's first attempt carries the waiter's ticket (not placed yet): no queue, nothing to take it from
+        assertThat(store.tryAcquire(keys, OWNER, 10_000, ticket ? new Ticket("waiter", 0, 60_000) : null).isTaken())
+                .isTrue();
+        assertThat(store.release(keys.stream().map(key -> new Ownership(key, OWNER.id(), 0)).toList())).isEmpty();
+
+        Map<String, Long> calls = new TreeMap<>(redis.server().commandCalls());
+        calls.remove("config|resetstat");
+        calls.remove("info");
+        // acquire: the clock (the lock's time), one EXISTS for every key and queue, the token, a SET PX per key;
+        // release: one MGET (the owners), one DEL, one EXISTS of the queues (nobody waits: no publish)
+        assertThat(calls).isEqualTo(Map.of("evalsha", 2L, "time", 1L, "exists", 2L, "incr", 1L, "set", (long) keyCount,
+                "mget", 1L, "del", 1L));
+        assertThat(calls.values().stream().mapToLong(Long::longValue).sum()).as("commands per cycle (was 14 and 50)")
+                .isEqualTo(keyCount == 1 ? 9 : 13);
     }
 
     @ParameterizedTest(name = "{0} keys")

@@ -6,14 +6,20 @@ import io.lettuce.core.RedisURI;
 import io.lettuce.core.api.StatefulRedisConnection;
 import io.lettuce.core.api.sync.RedisCommands;
 import io.lettuce.core.ScriptOutputType;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import net.javacrumbs.shedlock.provider.redis.spring.RedisLockProvider;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.infra.BenchmarkParams;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
@@ -36,10 +42,23 @@ public final class RedisClients {
     private RedisClients() {
     }
 
-    /** A server for the trial, and the client {@link #open} makes on it. */
+    /**
+     * The system property naming the folder where each fork writes what its server ran during the measured
+     * iterations ({@link CommandStats#file}); unset, nothing is counted.
+     */
+    public static final String COMMAND_STATS_DIR = "locks.benchmarks.commandstats";
+
+    /**
+     * A server for the trial, and the client {@link #open} makes on it. With {@link #COMMAND_STATS_DIR} set,
+     * {@code INFO commandstats} is read before and after each measured iteration (outside it: JMH runs these
+     * between iterations), and the sum of what ran in them is written at the end of the trial; the report
+     * divides it by the operations JMH counted in those iterations.
+     */
     @State(Scope.Benchmark)
     public abstract static class WithServer {
         private RedisServerProcess server;
+        private CommandStats before = CommandStats.none();
+        private CommandStats measured = CommandStats.none();
 
         @Setup(Level.Trial)
         public final void start() throws Exception {
@@ -47,13 +66,39 @@ public final class RedisClients {
             open(server);
         }
 
+        @Setup(Level.Iteration)
+        public final void countFrom(IterationParams iteration) {
+            if (counting(iteration)) {
+                before = CommandStats.parse(server.info("commandstats"));
+            }
+        }
+
+        @TearDown(Level.Iteration)
+        public final void countTo(IterationParams iteration) {
+            if (counting(iteration)) {
+                measured = measured.plus(CommandStats.parse(server.info("commandstats")).since(before));
+            }
+        }
+
         @TearDown(Level.Trial)
-        public final void stop() throws Exception {
+        public final void stop(BenchmarkParams benchmark) throws Exception {
             try {
                 close();
             } finally {
                 server.close();
             }
+            String dir = System.getProperty(COMMAND_STATS_DIR);
+            if (dir != null) {
+                Map<String, String> params = new TreeMap<>();
+                for (String key : benchmark.getParamsKeys()) {
+                    params.put(key, benchmark.getParam(key));
+                }
+                measured.write(CommandStats.file(Path.of(dir), benchmark.getBenchmark(), params, benchmark.getThreads()));
+            }
+        }
+
+        private static boolean counting(IterationParams iteration) {
+            return System.getProperty(COMMAND_STATS_DIR) != null && iteration.getType() == IterationType.MEASUREMENT;
         }
 
         abstract void open(RedisServerProcess server) throws Exception;

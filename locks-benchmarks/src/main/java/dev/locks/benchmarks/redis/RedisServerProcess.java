@@ -98,6 +98,30 @@ public final class RedisServerProcess implements AutoCloseable {
         throw new IllegalStateException("redis-server did not answer PING on port " + port);
     }
 
+    /** {@code INFO section}'s text, on a connection of its own (one {@code info} call on the server). */
+    public String info(String section) {
+        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+            OutputStream out = socket.getOutputStream();
+            out.write(("INFO " + section + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            out.flush();
+            InputStream in = socket.getInputStream();
+            StringBuilder header = new StringBuilder(); // "$<length>\r\n", then the text and "\r\n"
+            for (int c = in.read(); c != '\n'; c = in.read()) {
+                if (c < 0) {
+                    throw new IOException("redis-server closed the connection");
+                }
+                header.append((char) c);
+            }
+            if (header.charAt(0) != '$') {
+                throw new IOException("unexpected reply to INFO: " + header);
+            }
+            int length = Integer.parseInt(header.substring(1).trim());
+            return new String(in.readNBytes(length), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("INFO " + section + " on port " + port, e);
+        }
+    }
+
     private boolean answersPing() {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             OutputStream out = socket.getOutputStream();

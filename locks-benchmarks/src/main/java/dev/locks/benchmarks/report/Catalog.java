@@ -44,7 +44,7 @@ final class Catalog {
     private static final Row LOCAL = new Row("thisProject", "**this project**: `LocalLockRegistry.acquire` + `close`");
 
     static final List<Table> TABLES = List.of(singleKey(), multiKey(2), multiKey(8), spreadKeys(), annotations(),
-            computeHit(), redis(1), redis(5), handOff(), stampede(), memory());
+            computeHit(), redis(1), redis(5), redisComputeHit(), handOff(), stampede(), memory());
 
     private static Table singleKey() {
         return new Table("Local, one key: acquire + release",
@@ -142,6 +142,18 @@ final class Catalog {
                 List.of(LOCAL, FLOOR_SORTED, new Row("guavaStriped", "Guava `Striped.bulkGet` + lock each"),
                         new Row("springDefaultLockRegistry",
                                 "Spring Integration `DefaultLockRegistry`, one by one in stripe order")),
+                List.of());
+    }
+
+    private static Table redisComputeHit() {
+        return new Table("Redis cache hit",
+                "hits per second, all threads together, higher is better. Local `redis-server`, one stored key read by "
+                        + "every thread; each is one `GET` on the server (see the commands per operation)." + JMH,
+                "RedisComputeHit", true, null,
+                List.of(new Row("thisProject", "**this project**: `RedisComputeCache.fetchOrCompute`"),
+                        new Row("floorGet", "floor: Lettuce `GET` of a string, no serializer"),
+                        new Row("springRedisCache",
+                                "Spring `RedisCache.get(key, loader)` (as `@Cacheable(sync = true)`), JDK serialization")),
                 List.of());
     }
 

@@ -3,6 +3,7 @@ package dev.locks.benchmarks.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -11,12 +12,13 @@ import java.util.regex.Pattern;
  * The whole comparison in one command: every JMH benchmark at each of its thread counts, then the hand-off,
  * stampede and memory harnesses, each in JVMs of their own; then the tables, with medians, spreads and ratios
  * of this one run, written to {@code <out>/results.md} and, with {@code --doc}, between the result markers of
- * {@code docs/benchmarks.md}. About 15 minutes on 2 cores. {@code locks-benchmarks/run.sh} builds and runs it.
+ * {@code docs/benchmarks.md}. About 17 minutes on 2 cores. {@code locks-benchmarks/run.sh} builds and runs it.
  *
  * <p>Options: {@code --quick} (every benchmark once, briefly: checks that all of it runs, numbers meaningless),
  * {@code --only REGEX} (the suites whose name matches, e.g. {@code 'Local|handoff'}; cannot be combined with
  * {@code --doc}), {@code --doc FILE}, {@code --out DIR} (default {@code locks-benchmarks/target/comparison}),
- * {@code --command TEXT} (the command the report names).
+ * {@code --command TEXT} (the command the report names), {@code --settle SECONDS} (how long to wait at most for
+ * the machine's load average to fall before the first benchmark: default 120, 0 with {@code --quick}).
  */
 public final class Comparison {
 
@@ -28,6 +30,7 @@ public final class Comparison {
 
     public static void main(String[] args) throws Exception {
         boolean quick = false;
+        Integer settle = null;
         Pattern only = null;
         Path doc = null;
         Path out = Path.of("locks-benchmarks", "target", "comparison");
@@ -40,8 +43,9 @@ public final class Comparison {
                 case "--doc" -> doc = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--command" -> command = args[++i];
+                case "--settle" -> settle = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (--quick, --only REGEX, --doc FILE, --out DIR, --command TEXT)");
+                        + " (--quick, --only REGEX, --doc FILE, --out DIR, --command TEXT, --settle SECONDS)");
             }
         }
         if (doc != null && (only != null || quick)) {
@@ -51,6 +55,7 @@ public final class Comparison {
         List<Measurement> measured = new ArrayList<>();
         String markdown;
         try (Environment environment = new Environment(command)) {
+            environment.begin(Duration.ofSeconds(settle != null ? settle : quick ? 0 : 120));
             boolean redis = Environment.redisAvailable();
             for (JmhSuite suite : JmhSuite.ALL) {
                 if (matches(only, suite.benchmarkClass()) && (redis || !suite.needsRedis())) {

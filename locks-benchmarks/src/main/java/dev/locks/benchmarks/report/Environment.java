@@ -13,6 +13,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalDouble;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,8 +36,13 @@ final class Environment implements AutoCloseable {
             "org.springframework.data:spring-data-redis", "org.openjdk.jmh:jmh-core", "org.openjdk.jol:jol-core");
 
     final String command;
-    final Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+    Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Instant finished;
+    private final int cores = Runtime.getRuntime().availableProcessors();
+    private double loadBefore = Double.NaN;
+    private double loadAfter = Double.NaN;
+    private Optional<Load.CpuTimes> cpuAtStart = Optional.empty();
+    private OptionalDouble otherCpuShare = OptionalDouble.empty();
     private final List<Double> loads = new CopyOnWriteArrayList<>();
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(runnable -> {
         Thread thread = new Thread(runnable, "load-sampler");
@@ -45,33 +52,55 @@ final class Environment implements AutoCloseable {
 
     Environment(String command) {
         this.command = command;
-        sampler.scheduleAtFixedRate(() -> loadAverage().ifPresent(loads::add), 0, 15, TimeUnit.SECONDS);
+    }
+
+    /**
+     * Waits up to {@code settle} for the 1-minute load average to fall to what {@link Load} accepts (the build
+     * that {@code run.sh} ran just before still shows in it), then takes the "before" readings and starts
+     * sampling the load every 15 seconds. The run starts here.
+     */
+    void begin(Duration settle) throws InterruptedException {
+        long deadline = System.nanoTime() + settle.toNanos();
+        double quiet = Load.MAX_LOAD_PER_CORE * cores;
+        OptionalDouble load = loadAverage();
+        while (load.isPresent() && load.getAsDouble() > quiet && System.nanoTime() < deadline) {
+            System.out.printf(Locale.ROOT, "# load average %.2f, waiting (up to %d s) for it to fall to %.2f%n",
+                    load.getAsDouble(), settle.toSeconds(), quiet);
+            Thread.sleep(5_000);
+            load = loadAverage();
+        }
+        loadBefore = load.orElse(Double.NaN);
+        cpuAtStart = cpuTimes();
+        started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        sampler.scheduleAtFixedRate(() -> loadAverage().ifPresent(loads::add), 15, 15, TimeUnit.SECONDS);
     }
 
     @Override
     public void close() {
+        if (finished != null) {
+            return;
+        }
         sampler.shutdownNow();
         finished = Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        loadAverage().ifPresent(loads::add);
+        loadAfter = loadAverage().orElse(Double.NaN);
+        Optional<Load.CpuTimes> end = cpuTimes();
+        if (cpuAtStart.isPresent() && end.isPresent()) {
+            otherCpuShare = Load.otherShare(cpuAtStart.get(), end.get());
+        }
     }
 
     Duration duration() {
         return Duration.between(started, finished == null ? Instant.now() : finished);
     }
 
-    /** The 1-minute load average while the comparison ran: min, median, max of the samples. */
-    String load() {
-        if (loads.isEmpty()) {
-            return "unknown";
-        }
-        Stats stats = Stats.of(loads.stream().mapToDouble(Double::doubleValue).toArray());
-        return String.format(Locale.ROOT, "median %.2f (min %.2f, max %.2f, %d samples, every 15 s)",
-                stats.median(), stats.min(), stats.max(), stats.count());
+    /** The load around the run: before, sampled during, after, and the CPU other processes took meanwhile. */
+    Load load() {
+        return new Load(cores, loadBefore, loads, loadAfter, otherCpuShare.orElse(Double.NaN));
     }
 
     Map<String, String> machine() {
         Map<String, String> machine = new LinkedHashMap<>();
-        machine.put("cores (nproc)", Integer.toString(Runtime.getRuntime().availableProcessors()));
+        machine.put("cores (nproc)", Integer.toString(cores));
         machine.put("CPU", cpuModel());
         machine.put("memory", memory());
         machine.put("OS", System.getProperty("os.name") + " " + System.getProperty("os.version") + " "
@@ -105,12 +134,21 @@ final class Environment implements AutoCloseable {
         return versions;
     }
 
-    private static java.util.Optional<Double> loadAverage() {
+    private static OptionalDouble loadAverage() {
         try {
             String line = Files.readString(Path.of("/proc/loadavg")).trim();
-            return java.util.Optional.of(Double.parseDouble(line.split(" ")[0]));
+            return OptionalDouble.of(Double.parseDouble(line.split(" ")[0]));
         } catch (IOException | RuntimeException e) {
-            return java.util.Optional.empty();
+            return OptionalDouble.empty();
+        }
+    }
+
+    private static Optional<Load.CpuTimes> cpuTimes() {
+        try {
+            return Optional.of(Load.CpuTimes.parse(Files.readString(Path.of("/proc/stat")),
+                    Files.readString(Path.of("/proc/self/stat"))));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
         }
     }
 
@@ -124,17 +162,17 @@ final class Environment implements AutoCloseable {
                 .orElse("unknown");
     }
 
-    private static java.util.Optional<String> firstValue(Path file, String key) {
+    private static Optional<String> firstValue(Path file, String key) {
         try {
             for (String line : Files.readAllLines(file)) {
                 if (line.startsWith(key)) {
-                    return java.util.Optional.of(line.substring(line.indexOf(':') + 1).trim());
+                    return Optional.of(line.substring(line.indexOf(':') + 1).trim());
                 }
             }
         } catch (IOException | RuntimeException e) {
             // not Linux
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     static boolean redisAvailable() {

@@ -1,11 +1,15 @@
 package dev.locks.benchmarks.report;
 
+import dev.locks.benchmarks.redis.CommandStats;
+import dev.locks.benchmarks.redis.RedisClients;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.results.BenchmarkResult;
 import org.openjdk.jmh.results.IterationResult;
@@ -36,7 +40,8 @@ record JmhSuite(String benchmarkClass, List<Integer> threads, boolean needsRedis
             new JmhSuite("LocalSpreadKeys", List.of(), false),
             new JmhSuite("LocalComputeHit", List.of(1, 2), false),
             new JmhSuite("SpringAnnotations", List.of(1, 2), false),
-            new JmhSuite("RedisLocks", List.of(1, 4), true));
+            new JmhSuite("RedisLocks", List.of(1, 4), true),
+            new JmhSuite("RedisComputeHit", List.of(1, 4), true));
 
     List<Measurement> run(boolean quick, Path out) throws RunnerException {
         List<Measurement> measured = new ArrayList<>();
@@ -51,15 +56,44 @@ record JmhSuite(String benchmarkClass, List<Integer> threads, boolean needsRedis
             if (count > 0) {
                 options.threads(count);
             }
+            Path commandStats = out.resolve("commandstats").toAbsolutePath();
+            if (needsRedis) {
+                options.jvmArgsAppend("-D" + RedisClients.COMMAND_STATS_DIR + "=" + commandStats);
+            }
             if (quick) {
                 options.warmupIterations(1).warmupTime(TimeValue.milliseconds(200))
                         .measurementIterations(2).measurementTime(TimeValue.milliseconds(200));
             }
             for (RunResult result : new Runner(options.build()).run()) {
-                measured.add(measurement(result));
+                Measurement measurement = measurement(result);
+                measured.add(needsRedis ? withServerWork(measurement, result, commandStats) : measurement);
             }
         }
         return measured;
+    }
+
+    /**
+     * {@code measurement} with what its Redis server ran per operation, from the counts its fork wrote
+     * ({@link RedisClients.WithServer}) and the operations JMH counted in the same iterations: {@code
+     * serverCommandsPerOp} and, per command, {@code serverCommandsPerOp.<name>}.
+     */
+    private static Measurement withServerWork(Measurement measurement, RunResult result, Path dir) {
+        BenchmarkParams params = result.getParams();
+        Map<String, String> values = new TreeMap<>();
+        for (String key : params.getParamsKeys()) {
+            values.put(key, params.getParam(key));
+        }
+        Path file = CommandStats.file(dir, params.getBenchmark(), values, params.getThreads());
+        if (!Files.exists(file)) {
+            return measurement;
+        }
+        long ops = 0;
+        for (BenchmarkResult fork : result.getBenchmarkResults()) {
+            for (IterationResult iteration : fork.getIterationResults()) {
+                ops += iteration.getMetadata().getAllOps();
+            }
+        }
+        return measurement.withExtra(ServerWork.perOperation(CommandStats.read(file), ops));
     }
 
     private static Measurement measurement(RunResult result) {

@@ -1,5 +1,6 @@
 package dev.locks.benchmarks.report;
 
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -22,6 +23,13 @@ public record Measurement(String group, String name, int threads, String unit, d
     static Measurement of(ResultLine line, int threads) {
         return new Measurement(line.group(), line.name(), threads, line.unit(), line.median(), line.min(), line.max(),
                 line.extra());
+    }
+
+    /** This measurement with {@code more} extra figures. */
+    Measurement withExtra(Map<String, String> more) {
+        Map<String, String> all = new LinkedHashMap<>(extra);
+        all.putAll(more);
+        return new Measurement(group, name, threads, unit, median, min, max, all);
     }
 
     /** An extra figure as a number, or NaN when absent. */

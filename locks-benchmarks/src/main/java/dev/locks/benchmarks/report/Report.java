@@ -10,6 +10,9 @@ import java.util.Optional;
 /** The results of one comparison as Markdown: environment, targets, then one table per comparison. */
 final class Report {
 
+    /** The verdict of every target measured in a loaded run. */
+    static final String NO_VERDICT = "loaded, no verdict";
+
     private final Environment environment;
     private final List<Measurement> measurements;
     private final StringBuilder out = new StringBuilder();
@@ -25,6 +28,10 @@ final class Report {
         for (Table table : Catalog.TABLES) {
             table(table);
         }
+        String work = serverWork(measurements);
+        if (!work.isEmpty()) {
+            line(work);
+        }
         return out.toString();
     }
 
@@ -35,7 +42,7 @@ final class Report {
         line("| --- | --- |");
         line("| command | `" + environment.command + "` |");
         line("| when | " + environment.started + " to " + environment.finished + " (" + minutes() + ") |");
-        line("| load average (1 min) | " + environment.load() + " |");
+        line("| load average (1 min) | " + environment.load().describe() + " |");
         environment.machine().forEach((key, value) -> line("| " + key + " | " + value + " |"));
         StringBuilder versions = new StringBuilder();
         environment.versions().forEach((artifact, version) ->
@@ -50,14 +57,53 @@ final class Report {
     }
 
     private void targets() {
-        line("### Targets (medians of this run)");
-        line("");
-        line("| target | measured | verdict |");
-        line("| --- | --- | --- |");
-        for (Targets.Verdict verdict : Targets.judge(measurements)) {
-            line("| " + verdict.target() + " | " + verdict.measured() + " | " + verdict.status() + " |");
+        line(targets(measurements, environment.load()));
+    }
+
+    /**
+     * The targets' table; from a loaded run ({@link Load#allowsVerdict()}) with the figures but "loaded, no
+     * verdict" instead of met or missed, and why.
+     */
+    static String targets(List<Measurement> measurements, Load load) {
+        StringBuilder table = new StringBuilder("### Targets (medians of this run)\n\n");
+        boolean verdicts = load.allowsVerdict();
+        if (!verdicts) {
+            table.append("No verdict from this run: ").append(load.whyNoVerdict())
+                    .append(". Run it again on a quiet machine.\n\n");
         }
-        line("");
+        table.append("| target | measured | verdict |\n| --- | --- | --- |\n");
+        for (Targets.Verdict verdict : Targets.judge(measurements)) {
+            String status = verdicts || verdict.status().equals(Targets.NOT_MEASURED) ? verdict.status()
+                    : NO_VERDICT;
+            table.append("| ").append(verdict.target()).append(" | ").append(verdict.measured()).append(" | ")
+                    .append(status).append(" |\n");
+        }
+        return table.toString();
+    }
+
+    /**
+     * Redis server work per operation: {@code INFO commandstats} calls (commands inside scripts included) per
+     * operation, each implementation of each Redis benchmark at each thread count, and what the commands were.
+     */
+    static String serverWork(List<Measurement> measurements) {
+        List<Measurement> counted = measurements.stream().filter(m -> m.extra().containsKey(ServerWork.PER_OP))
+                .toList();
+        if (counted.isEmpty()) {
+            return "";
+        }
+        StringBuilder table = new StringBuilder("### Redis: server commands per operation\n\n");
+        table.append("What `redis-server` ran per operation (a lock cycle: acquire + release; a cache hit), from "
+                + "`INFO commandstats` read before and after each measured iteration (commands inside Lua scripts "
+                + "counted), divided by the operations JMH counted in them; lower is better. Counts do not depend on "
+                + "the machine's load.\n\n");
+        table.append("| benchmark | implementation | threads | commands per operation | by command |\n")
+                .append("| --- | --- | ---: | ---: | --- |\n");
+        for (Measurement m : counted) {
+            table.append("| ").append(m.group()).append(" | ").append(m.name())
+                    .append(" | ").append(m.threads()).append(" | ").append(m.extra().get(ServerWork.PER_OP))
+                    .append(" | ").append(ServerWork.breakdown(m)).append(" |\n");
+        }
+        return table.toString();
     }
 
     private void table(Table table) {

@@ -12,6 +12,9 @@ final class Targets {
     record Verdict(String target, String measured, String status) {
     }
 
+    /** The status of a target this run did not measure. */
+    static final String NOT_MEASURED = "—";
+
     /** Ratios this close to their bound are called out: on a busy machine noise can flip them. */
     private static final double NEAR = 0.10;
 
@@ -142,6 +145,18 @@ final class Targets {
             }
         }
         for (int threads : List.of(1, 4)) {
+            String target = "Redis cache hit throughput ≥ Spring `RedisCache`'s, " + threads + " thread(s)";
+            Optional<Measurement> ours = find("RedisComputeHit", "thisProject", threads);
+            Optional<Measurement> spring = find("RedisComputeHit", "springRedisCache", threads);
+            if (ours.isPresent() && spring.isPresent()) {
+                double ratio = ours.get().median() / spring.get().median();
+                add(target, String.format(Locale.ROOT, "%.2f× (%s vs %s /s)", ratio, Report.number(ours.get().median()),
+                        Report.number(spring.get().median())), status(ratio >= 1, ratio));
+            } else {
+                missing(target);
+            }
+        }
+        for (int threads : List.of(1, 4)) {
             Optional<Measurement> one = find("RedisLocks:keyCount=1", "thisProject", threads);
             Optional<Measurement> five = find("RedisLocks:keyCount=5", "thisProject", threads);
             if (one.isPresent() && five.isPresent()) {
@@ -183,6 +198,6 @@ final class Targets {
     }
 
     private void missing(String target) {
-        verdicts.add(new Verdict(target, "not measured in this run", "—"));
+        verdicts.add(new Verdict(target, "not measured in this run", NOT_MEASURED));
     }
 }
