@@ -163,6 +163,8 @@ final class OwnConnections implements AutoCloseable {
         try {
             connection = dataSource.getConnection();
             connection.setAutoCommit(true);
+            // every function call decides on what it reads: each statement must see what committed before it
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             connection.setNetworkTimeout(Runnable::run, timeoutMillis);
         } catch (SQLException | RuntimeException e) {
             failure = e instanceof SQLException sql ? sql : new SQLException(e.toString(), "08001", e);
