@@ -28,9 +28,25 @@ public final class ComputeCalls {
         }
     }
 
-    public static void requireTicket(ComputeTicket ticket) {
+    private static void requireTicket(ComputeTicket ticket) {
         if (ticket == null) {
             throw new IllegalArgumentException("ticket must not be null");
+        }
+    }
+
+    /** Checks the arguments of {@link dev.locks.ComputeCache#complete}: a ticket, and a TTL >= 0 or {@code null}. */
+    public static void checkComplete(ComputeTicket ticket, Duration ttl) {
+        requireTicket(ticket);
+        if (ttl != null) {
+            requireTtl(ttl);
+        }
+    }
+
+    /** Checks the arguments of {@link dev.locks.ComputeCache#fail}: a ticket and an error. */
+    public static void checkFail(ComputeTicket ticket, Throwable error) {
+        requireTicket(ticket);
+        if (error == null) {
+            throw new IllegalArgumentException("error must not be null");
         }
     }
 

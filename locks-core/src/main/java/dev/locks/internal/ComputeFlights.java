@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>A distributed backend runs the flights of its node <em>without a store</em> ({@link #ComputeFlights(LocksClock)}):
  * the node's first caller of a key gets the turn at once and takes part in the protocol across nodes for all
- * the node's callers of that key, which wait here. It keeps its own state with the flight ({@link #attach}),
+ * the node's callers of that key, which wait here ({@link RemoteComputeNode}). It keeps its own state with the
+ * flight ({@link #attach}, a {@link RemoteComputeFlight}),
  * leaves its computer untimed while the computation runs on another node and times it from when it computes
  * here ({@link #retime}), passes the turn on when its caller stops waiting ({@link #handOver}), and settles the
  * flight with what the protocol decided ({@link #settle}). The hit path is the backend's own.
@@ -196,11 +197,12 @@ public final class ComputeFlights {
     }
 
     /**
-     * Keeps {@code attachment} (a backend's state) with the ticket's miss, for as long as it is in flight.
+     * Keeps {@code attachment} (the node's state across nodes) with the ticket's miss, for as long as it is in
+     * flight.
      *
      * @return false if the miss is over or unknown
      */
-    public boolean attach(ComputeTicket ticket, Object attachment) {
+    public boolean attach(ComputeTicket ticket, RemoteComputeFlight attachment) {
         Flight flight = flightOf(ticket);
         if (flight == null || !flight.hasComputer(ticket.id())) {
             return false;
@@ -210,13 +212,13 @@ public final class ComputeFlights {
     }
 
     /** What {@link #attach} kept with the ticket's miss, if that miss is in flight; else {@code null}. */
-    public Object attachment(ComputeTicket ticket) {
+    public RemoteComputeFlight attachment(ComputeTicket ticket) {
         Flight flight = flightOf(ticket);
         return flight == null || !flight.hasComputer(ticket.id()) ? null : flight.attachment();
     }
 
     /** What {@link #attach} kept with the miss of {@code key} in flight, if any; else {@code null}. No lock. */
-    public Object attachment(String key) {
+    public RemoteComputeFlight attachment(String key) {
         Flight flight = flights.get(key);
         return flight == null ? null : flight.attachment();
     }
@@ -225,9 +227,9 @@ public final class ComputeFlights {
      * What {@link #attach} kept with every miss of {@code key} in flight: the current one, then those
      * {@linkplain #invalidate invalidated} while they run. No lock.
      */
-    public List<Object> attachments(String key) {
-        List<Object> attachments = new ArrayList<>(2);
-        Object current = attachment(key);
+    public List<RemoteComputeFlight> attachments(String key) {
+        List<RemoteComputeFlight> attachments = new ArrayList<>(2);
+        RemoteComputeFlight current = attachment(key);
         if (current != null) {
             attachments.add(current);
         }

@@ -46,7 +46,7 @@ final class Flight {
     private ComputeOutcome result;
     private boolean over;
     private boolean invalidated;
-    private volatile Object attachment;
+    private volatile RemoteComputeFlight attachment;
 
     /** A miss of {@code key} whose first computer is the calling thread, from now on. */
     Flight(String key, String missId, String hint, ComputeOptions options, FlightClock clock) {
@@ -198,7 +198,7 @@ final class Flight {
             long now = clock.now();
             untimed = computeTimeout == null;
             if (!untimed) {
-                deadline = now + nanos(computeTimeout);
+                deadline = now + FlightClock.nanos(computeTimeout);
                 int last = computers.size() - 1;
                 computers.set(last, computers.get(last).restartedAt(now));
             }
@@ -244,12 +244,12 @@ final class Flight {
         }
     }
 
-    /** What the backend keeps with this flight; {@code null} until {@link #attach}. */
-    Object attachment() {
+    /** What a node across nodes keeps with this flight; {@code null} until {@link #attach}. */
+    RemoteComputeFlight attachment() {
         return attachment;
     }
 
-    void attach(Object attachment) {
+    void attach(RemoteComputeFlight attachment) {
         this.attachment = attachment;
     }
 
@@ -314,7 +314,7 @@ final class Flight {
     private FlightComputer startComputer(String name, Duration computeTimeout, long now) {
         FlightComputer computer = FlightComputer.of(missId, computers.size(), name, now);
         computers.add(computer);
-        deadline = now + nanos(computeTimeout);
+        deadline = now + FlightClock.nanos(computeTimeout);
         untimed = false;
         return computer;
     }
@@ -375,15 +375,6 @@ final class Flight {
         changed.signalAll();
     }
 
-    /** Nanoseconds of {@code duration}, saturated at {@link Long#MAX_VALUE}. */
-    static long nanos(Duration duration) {
-        try {
-            return duration.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE;
-        }
-    }
-
     /** A caller waiting for the flight's result. */
     private static final class Waiter {
 
@@ -396,7 +387,7 @@ final class Flight {
             this.name = name;
             this.computeTimeout = options.computeTimeout();
             this.waitTime = options.waitTime().orElse(null);
-            this.waitDeadline = waitTime == null ? 0 : now + nanos(waitTime);
+            this.waitDeadline = waitTime == null ? 0 : now + FlightClock.nanos(waitTime);
         }
 
         boolean expired(long now) {

@@ -1,6 +1,7 @@
 package dev.locks.internal;
 
 import dev.locks.LocksClock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
@@ -33,6 +34,24 @@ final class FlightClock {
 
     Instant instantOf(long nanoTime) {
         return clock.toInstant(nanoTime);
+    }
+
+    /** {@code nanos}, or at most one slice with a clock other than the system's. */
+    long slice(long nanos) {
+        return Math.min(nanos, sliceNanos);
+    }
+
+    /**
+     * Nanoseconds of {@code duration}, saturated at {@link Long#MAX_VALUE}: the one conversion of compute timeouts,
+     * wait times and poll intervals (compare deadlines as {@code now - deadline >= 0}, so that one that saturated
+     * never passes).
+     */
+    static long nanos(Duration duration) {
+        try {
+            return duration.toNanos();
+        } catch (ArithmeticException tooLong) {
+            return Long.MAX_VALUE;
+        }
     }
 
     /**

@@ -1,8 +1,8 @@
 package dev.locks.local;
 
+import static dev.locks.internal.ComputeCalls.checkComplete;
+import static dev.locks.internal.ComputeCalls.checkFail;
 import static dev.locks.internal.ComputeCalls.requireSetting;
-import static dev.locks.internal.ComputeCalls.requireTicket;
-import static dev.locks.internal.ComputeCalls.requireTtl;
 
 import dev.locks.Computation;
 import dev.locks.ComputeCache;
@@ -13,7 +13,7 @@ import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
-import dev.locks.internal.AbstractComputeCache;
+import dev.locks.internal.ComputeCallFlow;
 import dev.locks.internal.ComputeEvents;
 import dev.locks.internal.ComputeFlights;
 import dev.locks.internal.FlightComputer;
@@ -21,6 +21,7 @@ import dev.locks.internal.Keys;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.function.Supplier;
 
 /**
  * The in-memory {@link ComputeCache}: values in a bounded Caffeine cache, each with its own TTL; misses
@@ -44,15 +45,18 @@ import java.util.concurrent.CancellationException;
  * <p>Thread-safe. Waiters need no thread of their own and the cache starts none (Caffeine's maintenance
  * runs on its default executor).
  */
-public final class LocalComputeCache extends AbstractComputeCache {
+public final class LocalComputeCache implements ComputeCache {
 
     private final LocalComputeCacheStore store;
     private final ComputeFlights flights;
+    private final ComputeCallFlow calls;
+    private final ComputeEvents events;
 
     private LocalComputeCache(Builder builder) {
-        super(builder.defaults, new ComputeEvents(builder.observer, builder.clock));
         this.store = new LocalComputeCacheStore(builder.maxEntries, builder.clock);
         this.flights = new ComputeFlights(store, builder.clock);
+        this.events = new ComputeEvents(builder.observer, builder.clock);
+        this.calls = new ComputeCallFlow(builder.defaults, events, new Flights());
     }
 
     /** A cache with every default: see {@link Builder}. */
@@ -64,15 +68,38 @@ public final class LocalComputeCache extends AbstractComputeCache {
         return new Builder();
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits with the compute timeout and the wait time of {@link #defaultOptions()}.
+     */
+    @Override
+    public <V> V fetchOrCompute(String key, Duration ttl, Supplier<V> compute) {
+        return calls.fetchOrCompute(key, ttl, compute);
+    }
+
+    @Override
+    public <V> V fetchOrCompute(String key, ComputeOptions options, Supplier<V> compute) {
+        return calls.fetchOrCompute(key, options, compute);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits with the compute timeout of {@link #defaultOptions()}, and without a wait time: until the
+     * result comes or the caller is promoted.
+     */
+    @Override
+    public ComputeOutcome begin(String key, Duration ttl, String hint) {
+        return calls.begin(key, ttl, hint);
+    }
+
     @Override
     public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
-        requireTicket(ticket);
-        if (ttl != null) {
-            requireTtl(ttl);
-        }
+        checkComplete(ticket, ttl);
         FlightComputer computer = flights.complete(ticket, value, ttl);
         if (computer != null) {
-            events().report(computer.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED,
+            events.report(computer.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED,
                     computer.startedNanos());
         }
         return computer != null;
@@ -80,13 +107,10 @@ public final class LocalComputeCache extends AbstractComputeCache {
 
     @Override
     public boolean fail(ComputeTicket ticket, Throwable error) {
-        requireTicket(ticket);
-        if (error == null) {
-            throw new IllegalArgumentException("error must not be null");
-        }
+        checkFail(ticket, error);
         FlightComputer computer = flights.fail(ticket, error);
         if (computer != null) {
-            events().report(ComputeResult.FAILED, computer.startedNanos());
+            events.report(ComputeResult.FAILED, computer.startedNanos());
         }
         return computer != null;
     }
@@ -119,34 +143,43 @@ public final class LocalComputeCache extends AbstractComputeCache {
         return "local";
     }
 
+    @Override
+    public ComputeOptions defaultOptions() {
+        return calls.defaultOptions();
+    }
+
     /** How many values are stored, after pending evictions; for tests. */
     long storedCount() {
         return store.size();
     }
 
-    @Override
-    protected Object lookUp(String key) {
-        return store.get(key);
-    }
+    /** The value store and this JVM's single flight, under the shared call flow. */
+    private final class Flights implements ComputeCallFlow.Backend {
 
-    @Override
-    protected ComputeOutcome join(String key, String hint, ComputeOptions options) {
-        return flights.join(key, hint, options);
-    }
+        @Override
+        public Object lookUp(String key) {
+            return store.get(key);
+        }
 
-    @Override
-    protected void completeOwn(ComputeTicket ticket, Object value, Duration ttl) {
-        flights.complete(ticket, value, ttl);
-    }
+        @Override
+        public ComputeOutcome join(String key, String hint, ComputeOptions options) {
+            return flights.join(key, hint, options);
+        }
 
-    @Override
-    protected void failOwn(ComputeTicket ticket, Throwable error) {
-        flights.fail(ticket, error);
-    }
+        @Override
+        public void completeOwn(ComputeTicket ticket, Object value, Duration ttl) {
+            flights.complete(ticket, value, ttl);
+        }
 
-    @Override
-    protected boolean promoted(ComputeTicket ticket) {
-        return FlightComputer.promoted(ticket);
+        @Override
+        public void failOwn(ComputeTicket ticket, Throwable error) {
+            flights.fail(ticket, error);
+        }
+
+        @Override
+        public boolean promoted(ComputeTicket ticket) {
+            return FlightComputer.promoted(ticket);
+        }
     }
 
     /**

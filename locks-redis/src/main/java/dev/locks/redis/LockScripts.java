@@ -30,7 +30,8 @@ final class LockScripts {
     private LockScripts() {
     }
 
-    private static <T> RedisScript<T> script(String name, Class<T> resultType) {
+    /** The script {@code name} beside this class (the compute store's too), read once by the caller. */
+    static <T> RedisScript<T> script(String name, Class<T> resultType) {
         return RedisScript.of(read(name), resultType);
     }
 

@@ -1,10 +1,5 @@
 package dev.locks.redis;
 
-import static dev.locks.internal.ComputeCalls.requireSetting;
-import static dev.locks.internal.ComputeCalls.requireTicket;
-import static dev.locks.internal.ComputeCalls.requireTtl;
-
-import dev.locks.Computation;
 import dev.locks.ComputeCache;
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOptions;
@@ -15,11 +10,7 @@ import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
-import dev.locks.internal.AbstractComputeCache;
-import dev.locks.internal.ComputeEvents;
-import dev.locks.internal.Keys;
-import dev.locks.internal.UnreadableValues;
-import java.lang.System.Logger.Level;
+import dev.locks.support.RemoteComputeCache;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -68,19 +59,16 @@ import org.springframework.data.redis.serializer.SerializationException;
  * a hash tag (say {@code {locks}:}).
  *
  * <p>{@link #computations()} shows this node's computations (the computer with its node, this node's waiters);
- * {@link #close()} ends the subscription. Thread-safe; build one per application and share it.
+ * {@link #close()} ends the subscription. Thread-safe; build one per application and share it. The protocol is
+ * the core's ({@link RemoteComputeCache}), on a {@link dev.locks.spi.RemoteComputeStore} of Redis scripts.
  */
-public final class RedisComputeCache extends AbstractComputeCache implements AutoCloseable {
+public final class RedisComputeCache extends RemoteComputeCache {
 
-    private static final System.Logger LOG = System.getLogger(RedisComputeCache.class.getName());
+    private final RedisComputeStore store;
 
-    private final RedisComputeNode node;
-    private volatile boolean closed;
-
-    private RedisComputeCache(Builder builder) {
-        super(builder.defaultOptions, new ComputeEvents(builder.observer, builder.clock));
-        this.node = new RedisComputeNode(new RedisComputeStore(builder.connectionFactory, builder.keyPrefix,
-                builder.serializer, new UnreadableValues(events(), builder.clock)), builder.clock, builder.pollInterval);
+    private RedisComputeCache(Builder builder, RedisComputeStore store) {
+        super(builder, store);
+        this.store = store;
     }
 
     /** A builder on the application's connection factory; every other setting has a default. */
@@ -89,7 +77,7 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
     }
 
     /**
-     * {@inheritDoc} Tickets work on any node of this cache.
+     * {@inheritDoc}
      *
      * @throws LockUnavailableException when Redis cannot be reached (this node's waiters get it too)
      * @throws SerializationException when the value cannot be written by the serializer (one that cannot be
@@ -108,59 +96,7 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
      */
     @Override
     public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
-        requireTicket(ticket);
-        if (ttl != null) {
-            requireTtl(ttl);
-        }
-        RedisComputeTicket ours = RedisComputeTicket.of(ticket);
-        if (ours == null || ticket.key().isBlank()) {
-            return false;
-        }
-        requireOpen();
-        long started = node.computingSince(ticket.key(), ours, events().start());
-        boolean completed = node.complete(ticket.key(), ours, value, ttl);
-        if (completed) {
-            events().report(ours.promoted() ? ComputeResult.PROMOTED : ComputeResult.COMPUTED, started);
-        }
-        return completed;
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>This node's waiters get {@code error} itself; other nodes' a {@link ComputeFailedException}.
-     *
-     * @throws LockUnavailableException when Redis cannot be reached (this node's waiters get {@code error})
-     */
-    @Override
-    public boolean fail(ComputeTicket ticket, Throwable error) {
-        requireTicket(ticket);
-        if (error == null) {
-            throw new IllegalArgumentException("error must not be null");
-        }
-        RedisComputeTicket ours = RedisComputeTicket.of(ticket);
-        if (ours == null || ticket.key().isBlank()) {
-            return false;
-        }
-        requireOpen();
-        long started = node.computingSince(ticket.key(), ours, events().start());
-        boolean failed = node.fail(ticket.key(), ours, error);
-        if (failed) {
-            events().report(ComputeResult.FAILED, started);
-        }
-        return failed;
-    }
-
-    /**
-     * {@inheritDoc}
-     *
-     * <p>This node's computations only: for each, the computer (its thread and node: another node's while
-     * this node waits for it) and the callers waiting on this node. A miss whose computer is overdue with
-     * nobody waiting ends here and is not shown.
-     */
-    @Override
-    public List<Computation> computations() {
-        return node.computations();
+        return super.complete(ticket, value, ttl);
     }
 
     /**
@@ -177,23 +113,7 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
      */
     @Override
     public void invalidate(String key) {
-        Keys.requireValid(key, 0);
-        requireOpen();
-        node.invalidate(key);
-    }
-
-    /**
-     * {@inheritDoc} This node's; may count an overdue miss with nobody waiting until {@link #computations()}
-     * ends it.
-     */
-    @Override
-    public int inFlightCount() {
-        return node.inFlightCount();
-    }
-
-    @Override
-    public String backend() {
-        return "redis";
+        super.invalidate(key);
     }
 
     /**
@@ -202,8 +122,7 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
      */
     @Override
     public void close() {
-        closed = true;
-        node.close();
+        super.close();
     }
 
     /**
@@ -212,81 +131,34 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
      * meanwhile, so nothing is lost, only slower.
      */
     public void resubscribe() {
-        node.resubscribe();
+        store.resubscribe();
     }
 
     /** Whether a caller of {@code key} on this node would now join a computation in flight (tests). */
-    boolean joinsComputationOf(String key) {
-        return node.joinsComputationOf(key);
+    @Override
+    protected boolean joinsComputationOf(String key) {
+        return super.joinsComputationOf(key);
     }
 
     /** How many times Redis confirmed this node's subscription (tests: it is up, and comes back after an outage). */
     int subscriptionConfirmations() {
-        return node.subscriptionConfirmations();
-    }
-
-    @Override
-    protected Object lookUp(String key) {
-        return node.get(key);
-    }
-
-    @Override
-    protected ComputeOutcome join(String key, String hint, ComputeOptions options) {
-        return node.take(key, hint, options);
-    }
-
-    @Override
-    protected void completeOwn(ComputeTicket ticket, Object value, Duration ttl) {
-        node.complete(ticket.key(), RedisComputeTicket.of(ticket), value, ttl);
-    }
-
-    /**
-     * The computer's own caller gets its own exception, even when Redis could not be told (this node's waiters
-     * get it all the same).
-     */
-    @Override
-    protected void failOwn(ComputeTicket ticket, Throwable error) {
-        try {
-            node.fail(ticket.key(), RedisComputeTicket.of(ticket), error);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, () -> "could not tell the other nodes that computing '" + ticket.key()
-                    + "' failed; their waiters take over once its compute timeout ends", e);
-        }
-    }
-
-    @Override
-    protected boolean promoted(ComputeTicket ticket) {
-        return RedisComputeTicket.of(ticket).promoted();
-    }
-
-    @Override
-    protected void checkOpen() {
-        requireOpen();
-    }
-
-    private void requireOpen() {
-        if (closed) {
-            throw new IllegalStateException("this RedisComputeCache is closed");
-        }
+        return store.subscriptionConfirmations();
     }
 
     /**
      * Builds a {@link RedisComputeCache}. Defaults: key prefix {@code "locks:"}, JDK serialization of the JDK's
      * value types ({@link AllowListJdkSerializer}),
      * {@link ComputeOptions#defaults()} (TTL 5 minutes, compute timeout 30 seconds), the system clock, no
-     * observer.
+     * observer. TTLs and compute locks expire by the Redis server's clock.
      */
-    public static final class Builder {
+    public static final class Builder extends RemoteComputeCache.Builder<Builder> {
 
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "locks:";
         private RedisSerializer<Object> serializer;
-        private ComputeOptions defaultOptions = ComputeOptions.defaults();
-        private LocksClock clock = LocksClock.system();
-        private LocksObserver observer = LocksObserver.NONE;
-        private Duration pollInterval = RedisComputeNode.POLL;
 
         private Builder(RedisConnectionFactory connectionFactory) {
+            super("redis");
             this.connectionFactory = requireSetting(connectionFactory, "connectionFactory");
         }
 
@@ -315,34 +187,10 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
             return this;
         }
 
-        /**
-         * The TTL ({@code locks.compute.default-ttl}) and compute timeout ({@code locks.compute.timeout}) of
-         * calls that give none, and their wait time (none by default).
-         */
-        public Builder defaultOptions(ComputeOptions options) {
-            this.defaultOptions = requireSetting(options, "defaultOptions");
-            return this;
-        }
-
-        /**
-         * The time of compute timeouts on this node, of wait times, of the timestamps operations see, and of
-         * the observer's durations. TTLs and compute locks expire by the Redis server's clock.
-         */
-        public Builder clock(LocksClock clock) {
-            this.clock = requireSetting(clock, "clock");
-            return this;
-        }
-
-        /** Told how every call ended; one that throws is logged and ignored. */
-        public Builder observer(LocksObserver observer) {
-            this.observer = requireSetting(observer, "observer");
-            return this;
-        }
-
         /** How often a waiter looks at Redis by itself, should a notice be lost; for tests that count round trips. */
-        Builder pollInterval(Duration pollInterval) {
-            this.pollInterval = requireSetting(pollInterval, "pollInterval");
-            return this;
+        @Override
+        protected Builder pollInterval(Duration pollInterval) {
+            return super.pollInterval(pollInterval);
         }
 
         /** Builds the cache and subscribes it; Redis need not be up yet. */
@@ -351,7 +199,7 @@ public final class RedisComputeCache extends AbstractComputeCache implements Aut
                 serializer = AllowListJdkSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(),
                         List.of());
             }
-            return new RedisComputeCache(this);
+            return new RedisComputeCache(this, new RedisComputeStore(connectionFactory, keyPrefix, serializer));
         }
     }
 }

@@ -3,28 +3,22 @@ package dev.locks.redis;
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
 import dev.locks.LockUnavailableException;
-import dev.locks.internal.UnreadableValues;
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
+import dev.locks.spi.RemoteComputeStore;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
 import org.springframework.data.redis.serializer.SerializationException;
-import org.springframework.util.StreamUtils;
 
 /**
- * The Redis side of {@link RedisComputeCache}: one command or one script call per method, each atomic on one
- * Redis node.
+ * The {@link RemoteComputeStore} of {@link RedisComputeCache}: one command or one script call per method, each
+ * atomic on one Redis node.
  *
  * <p>Data, under the key prefix:
  * <ul>
@@ -39,7 +33,7 @@ import org.springframework.util.StreamUtils;
  *       current computer's compute timeout, so that a waiter takes over; once done, after
  *       {@link #DONE_GRACE}, so that a waiter whose notice was lost still learns a null result or a failure;</li>
  *   <li>{@code <prefix>computed}: the channel on which every end of a miss is published
- *       ({@link RedisComputeNotice}); each node subscribes once.</li>
+ *       ({@link RedisComputeNotices}); each node subscribes once.</li>
  * </ul>
  * Scripts: {@code compute-claim.lua} (look up once more; then compute, take over, or wait),
  * {@code compute-complete.lua} (first completion of a miss wins: store, mark done, publish),
@@ -47,41 +41,49 @@ import org.springframework.util.StreamUtils;
  * (delete the value and set the miss in flight aside as {@code <prefix>invalidated:<key>}, whose completion
  * stores nothing) and {@code compute-discard.lua} (delete a value that cannot be read, if it is still the same).
  *
- * <p>A stored value the serializer cannot read is a miss: removed, reported ({@link UnreadableValues}), never an
- * exception.
+ * <p>A stored value the serializer cannot read is a miss: removed, reported ({@link Listener#unreadable}), never
+ * an exception.
  *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached or
  * does not answer within the client's command timeout; a value the serializer cannot write or read is its
  * {@link SerializationException}.
  */
-final class RedisComputeStore {
+final class RedisComputeStore implements RemoteComputeStore {
 
     /** How long the record of a miss that is done stays. */
     static final Duration DONE_GRACE = Duration.ofSeconds(5);
 
     @SuppressWarnings("rawtypes")
-    private static final RedisScript<List> CLAIM = script("compute-claim.lua", List.class);
-    private static final RedisScript<Long> COMPLETE = script("compute-complete.lua", Long.class);
-    private static final RedisScript<Long> FAIL = script("compute-fail.lua", Long.class);
-    private static final RedisScript<Long> INVALIDATE = script("compute-invalidate.lua", Long.class);
-    private static final RedisScript<Long> DISCARD = script("compute-discard.lua", Long.class);
+    private static final RedisScript<List> CLAIM = LockScripts.script("compute-claim.lua", List.class);
+    private static final RedisScript<Long> COMPLETE = LockScripts.script("compute-complete.lua", Long.class);
+    private static final RedisScript<Long> FAIL = LockScripts.script("compute-fail.lua", Long.class);
+    private static final RedisScript<Long> INVALIDATE = LockScripts.script("compute-invalidate.lua", Long.class);
+    private static final RedisScript<Long> DISCARD = LockScripts.script("compute-discard.lua", Long.class);
+    private static final Listener UNSUBSCRIBED = new Listener() {
+        @Override
+        public void noticed(Notice notice) {
+        }
+
+        @Override
+        public void unreadable(String key, Throwable cause) {
+        }
+    };
     private static final byte[] NONE = new byte[0];
 
     private final RedisConnectionFactory factory;
     private final RedisTemplate<String, byte[]> redis;
     private final RedisSerializer<Object> serializer;
-    private final UnreadableValues unreadable;
     private final String prefix;
     private final String channel;
     private final byte[] channelBytes;
     private final byte[] graceMillis;
     private volatile Boolean cluster;
+    private volatile Listener listener = UNSUBSCRIBED;
+    private volatile ReleaseSubscription subscription;
 
-    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer,
-            UnreadableValues unreadable) {
+    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
         this.factory = factory;
         this.serializer = serializer;
-        this.unreadable = unreadable;
         this.prefix = keyPrefix;
         this.channel = keyPrefix + "computed";
         this.channelBytes = bytes(channel);
@@ -98,26 +100,30 @@ final class RedisComputeStore {
      * The stored, unexpired value of {@code key}, or {@code null}: one {@code GET}. A value that cannot be read
      * is removed (if it is still the same bytes), reported, and {@code null}: a miss.
      */
-    Object get(String key) {
+    @Override
+    public Object get(String key) {
         byte[] stored = call(() -> "read '" + key + "'", () -> redis.opsForValue().get(valueKey(key)));
         return stored == null ? null : readable(key, stored);
     }
 
     /**
      * Removes the value of {@code key} and takes its miss in flight, if any, out of the way (its result will
-     * not be stored; callers that claim later start a new miss), publishing {@code notice} if there was one:
+     * not be stored; callers that claim later start a new miss), publishing the notice if there was one:
      * one script call.
      */
-    void invalidate(String key, RedisComputeNotice notice) {
+    @Override
+    public void invalidate(String node, String key) {
+        String notice = RedisComputeNotices.encode(Notice.invalidated(node, key));
         call(() -> "invalidate '" + key + "'", () -> redis.execute(INVALIDATE, raw(), raw(),
-                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channelBytes, bytes(notice.encode())));
+                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channelBytes, bytes(notice)));
     }
 
     /**
      * The value an invalidated miss ended with, kept with its record for {@link #DONE_GRACE} for the waiters
      * on other nodes; {@code null} if it is gone, or is not {@code missId}'s, or cannot be read.
      */
-    Object invalidatedValue(String key, String missId) {
+    @Override
+    public Object invalidatedValue(String key, String missId) {
         List<byte[]> fields = call(() -> "read the value of '" + key + "'", () -> redis.<byte[], byte[]>opsForHash()
                 .multiGet(invalidatedKey(key), List.of(bytes("miss"), bytes("outcome"), bytes("value"))));
         if (fields == null || fields.get(0) == null || !missId.equals(new String(fields.get(0), StandardCharsets.UTF_8))
@@ -133,7 +139,8 @@ final class RedisComputeStore {
      *
      * @param awaited the miss the claimant waited for, or {@code null}
      */
-    RedisComputeClaim claim(String key, Claimant claimant, RedisComputeMiss awaited) {
+    @Override
+    public Claim claim(String key, Claimant claimant, Miss awaited) {
         List<?> reply = call(() -> "claim the computation of '" + key + "'", () -> redis.execute(CLAIM, raw(), raw(),
                 List.of(valueKey(key), missKey(key), invalidatedKey(key)),
                 bytes(claimant.computer()), bytes(claimant.description()), millis(claimant.computeTimeout(), 1),
@@ -145,19 +152,18 @@ final class RedisComputeStore {
         return switch (text(reply, 0)) {
             case "hit" -> {
                 Object value = readable(key, (byte[]) reply.get(1));
-                yield value == null ? claim(key, claimant, awaited) : new RedisComputeClaim.Hit(value);
+                yield value == null ? claim(key, claimant, awaited) : new Claim.Hit(value);
             }
             case "compute" -> {
-                RedisComputeMiss miss = miss(reply);
-                yield new RedisComputeClaim.Compute(miss,
-                        new RedisComputeTicket(miss.id(), miss.turn(), claimant.computer()));
+                Miss miss = miss(reply);
+                yield new Claim.Compute(miss, new Ticket(miss.id(), miss.turn(), claimant.computer()));
             }
-            case "wait" -> new RedisComputeClaim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
+            case "wait" -> new Claim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
                     micros(Long.parseLong(text(reply, 7))));
-            case "done" -> new RedisComputeClaim.Done(switch (text(reply, 1)) {
-                case RedisComputeNotice.FAILED ->
+            case "done" -> new Claim.Done(switch (text(reply, 1)) {
+                case RedisComputeNotices.FAILED ->
                         new ComputeOutcome.Failed(new ComputeFailedException(key, text(reply, 2), text(reply, 3)));
-                case RedisComputeNotice.VALUE -> new ComputeOutcome.Value(deserialize(key, (byte[]) reply.get(2)));
+                case RedisComputeNotices.VALUE -> new ComputeOutcome.Value(deserialize(key, (byte[]) reply.get(2)));
                 default -> new ComputeOutcome.Value(null);
             });
             default -> throw new IllegalStateException("compute-claim.lua answered " + text(reply, 0));
@@ -172,15 +178,17 @@ final class RedisComputeStore {
      * @return false, changing nothing, if the miss is over or unknown
      * @throws SerializationException if the serializer cannot write {@code value} (nothing was sent)
      */
-    boolean complete(String node, String key, RedisComputeTicket ticket, Object value, Duration ttl) {
+    @Override
+    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
         byte[] serialized = value == null ? NONE : serializer.serialize(value);
-        RedisComputeNotice notice = RedisComputeNotice.completed(node, key, ticket.miss(), value == null);
-        RedisComputeNotice unstored = RedisComputeNotice.completedInvalidated(node, key, ticket.miss(), value == null);
+        String notice = RedisComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null));
+        String unstored = RedisComputeNotices.encode(
+                Notice.completedInvalidated(node, key, ticket.miss(), value == null));
         Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(COMPLETE, raw(), raw(),
                 List.of(valueKey(key), missKey(key), invalidatedKey(key)), bytes(ticket.miss()),
-                bytes(value == null ? RedisComputeNotice.NULL : RedisComputeNotice.VALUE), serialized,
-                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channelBytes, bytes(notice.encode()),
-                bytes(unstored.encode())));
+                bytes(value == null ? RedisComputeNotices.NULL : RedisComputeNotices.VALUE), serialized,
+                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channelBytes, bytes(notice),
+                bytes(unstored)));
         return done != null && done > 0;
     }
 
@@ -190,13 +198,14 @@ final class RedisComputeStore {
      *
      * @return false, changing nothing, for a computer whose turn timed out or a miss that is over
      */
-    boolean fail(String node, String key, RedisComputeTicket ticket, Throwable error) {
-        RedisComputeNotice notice = RedisComputeNotice.failed(node, key, ticket.miss(), error);
+    @Override
+    public boolean fail(String node, String key, Ticket ticket, Throwable error) {
+        Notice notice = Notice.failed(node, key, ticket.miss(), error);
         Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(FAIL, raw(), raw(),
                 List.of(missKey(key), invalidatedKey(key)), bytes(ticket.miss()), bytes(ticket.computer()),
                 bytes(notice.className()),
                 bytes(notice.message() == null ? "0" : "1"), bytes(notice.message() == null ? "" : notice.message()),
-                graceMillis, channelBytes, bytes(notice.encode())));
+                graceMillis, channelBytes, bytes(RedisComputeNotices.encode(notice))));
         return done != null && done == 1;
     }
 
@@ -204,15 +213,36 @@ final class RedisComputeStore {
      * Starts this node's one subscription to the channel of ended misses (Redis need not be up yet: it is
      * retried in the background). Notices that are not well formed are dropped.
      */
-    ReleaseSubscription subscribe(Consumer<RedisComputeNotice> noticed) {
-        ReleaseSubscription subscription = new ReleaseSubscription(factory, channel, body -> {
-            RedisComputeNotice notice = RedisComputeNotice.decode(body);
+    @Override
+    public void subscribe(Listener listener) {
+        this.listener = listener;
+        ReleaseSubscription started = new ReleaseSubscription(factory, channel, body -> {
+            Notice notice = RedisComputeNotices.decode(body);
             if (notice != null) {
-                noticed.accept(notice);
+                listener.noticed(notice);
             }
-        }, () -> { }); // notices missed during an outage: waiting representatives poll (RedisComputeCache)
-        subscription.start();
-        return subscription;
+        }, () -> { }); // notices missed during an outage: waiting representatives poll (RemoteComputeCache)
+        subscription = started;
+        started.start();
+    }
+
+    /** Subscribes anew: see {@link RedisComputeCache#resubscribe()}. */
+    void resubscribe() {
+        subscription.restart();
+    }
+
+    /** How many times Redis confirmed this node's subscription (once, plus once per re-subscription). */
+    int subscriptionConfirmations() {
+        return subscription.confirmations();
+    }
+
+    /** Ends the subscription; the connection factory stays open. */
+    @Override
+    public void close() {
+        ReleaseSubscription started = subscription;
+        if (started != null) {
+            started.close();
+        }
     }
 
     String prefix() {
@@ -267,7 +297,7 @@ final class RedisComputeStore {
         try {
             return serializer.deserialize(stored);
         } catch (RuntimeException e) {
-            unreadable.report(key, e);
+            listener.unreadable(key, e);
             return null;
         }
     }
@@ -281,8 +311,8 @@ final class RedisComputeStore {
         }
     }
 
-    private static RedisComputeMiss miss(List<?> reply) {
-        return new RedisComputeMiss(text(reply, 1), Integer.parseInt(text(reply, 2)), text(reply, 3),
+    private static Miss miss(List<?> reply) {
+        return new Miss(text(reply, 1), Integer.parseInt(text(reply, 2)), text(reply, 3),
                 Long.parseLong(text(reply, 4)));
     }
 
@@ -316,24 +346,4 @@ final class RedisComputeStore {
         return Instant.ofEpochSecond(Math.floorDiv(micros, 1_000_000L), Math.floorMod(micros, 1_000_000L) * 1_000L);
     }
 
-    private static <T> RedisScript<T> script(String name, Class<T> resultType) {
-        try (InputStream in = new ClassPathResource(name, RedisComputeStore.class).getInputStream()) {
-            return RedisScript.of(StreamUtils.copyToString(in, StandardCharsets.UTF_8), resultType);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the script " + name, e);
-        }
-    }
-
-    /**
-     * Who claims a miss, and on what terms should it start one.
-     *
-     * @param computer a new computer id, unique across nodes
-     * @param description the claimant's thread and node
-     * @param newMiss the id of the miss to start, should there be none to wait for or take over
-     * @param hint the claimant's hint, for a miss it starts
-     * @param ttl the claimant's TTL, for a miss it starts
-     */
-    record Claimant(String computer, String description, Duration computeTimeout, String newMiss, String hint,
-            Duration ttl) {
-    }
 }

@@ -4,16 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
-import dev.locks.LocksClock;
-import dev.locks.LocksObserver;
-import dev.locks.internal.ComputeEvents;
-import dev.locks.internal.UnreadableValues;
 import dev.locks.redis.test.RedisServerExtension;
+import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.spi.RemoteComputeStore.Claimant;
+import dev.locks.spi.RemoteComputeStore.Miss;
+import dev.locks.spi.RemoteComputeStore.Notice;
+import dev.locks.spi.RemoteComputeStore.Ticket;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -33,13 +33,12 @@ class RedisComputeStoreTest {
 
     @BeforeEach
     void newStore() {
-        store = new RedisComputeStore(redis.connectionFactory(), "locks:", RedisSerializer.java(),
-                new UnreadableValues(new ComputeEvents(LocksObserver.NONE, LocksClock.system()), LocksClock.system()));
+        store = new RedisComputeStore(redis.connectionFactory(), "locks:", RedisSerializer.java());
     }
 
-    private RedisComputeClaim claim(String key, String hint, RedisComputeMiss awaited) {
+    private Claim claim(String key, String hint, Miss awaited) {
         claims++;
-        return store.claim(key, new RedisComputeStore.Claimant("computer-" + claims, "thread-" + claims + " @ node",
+        return store.claim(key, new Claimant("computer-" + claims, "thread-" + claims + " @ node",
                 TIMEOUT, "miss-" + claims, hint, TTL), awaited);
     }
 
@@ -50,13 +49,13 @@ class RedisComputeStoreTest {
     @Test
     void firstClaimShouldComputeAndTheNextWaitForIt() {
         Instant before = Instant.now().minusSeconds(1);
-        RedisComputeClaim.Compute first = (RedisComputeClaim.Compute) claim("k", "first hint", null);
+        Claim.Compute first = (Claim.Compute) claim("k", "first hint", null);
 
-        assertThat(first.miss()).isEqualTo(new RedisComputeMiss("miss-1", 0, "first hint", TTL.toMillis()));
-        assertThat(first.ticket()).isEqualTo(new RedisComputeTicket("miss-1", 0, "computer-1"));
+        assertThat(first.miss()).isEqualTo(new Miss("miss-1", 0, "first hint", TTL.toMillis()));
+        assertThat(first.ticket()).isEqualTo(new Ticket("miss-1", 0, "computer-1"));
         assertThat((Long) redis.server().command("PTTL", "locks:compute:k")).as("the compute lock's PX")
                 .isBetween(1L, TIMEOUT.toMillis());
-        RedisComputeClaim.Wait second = (RedisComputeClaim.Wait) claim("k", "second hint", null);
+        Claim.Wait second = (Claim.Wait) claim("k", "second hint", null);
         assertThat(second.miss()).isEqualTo(first.miss());
         assertThat(second.computer()).isEqualTo("thread-1 @ node");
         assertThat(second.pttlMillis()).isBetween(1L, TIMEOUT.toMillis());
@@ -65,24 +64,24 @@ class RedisComputeStoreTest {
 
     @Test
     void waiterShouldTakeOverAnExpiredLockWithTheFirstHintWhileANewCallerStartsANewMiss() {
-        RedisComputeClaim.Compute first = (RedisComputeClaim.Compute) claim("k", "first hint", null);
+        Claim.Compute first = (Claim.Compute) claim("k", "first hint", null);
         expireLock("k");
 
-        RedisComputeClaim.Compute taken = (RedisComputeClaim.Compute) claim("k", "own hint", first.miss());
+        Claim.Compute taken = (Claim.Compute) claim("k", "own hint", first.miss());
 
-        assertThat(taken.miss()).isEqualTo(new RedisComputeMiss("miss-1", 1, "first hint", TTL.toMillis()));
+        assertThat(taken.miss()).isEqualTo(new Miss("miss-1", 1, "first hint", TTL.toMillis()));
         assertThat(store.fail("node", "k", first.ticket(), new IllegalStateException())).as("demoted").isFalse();
         expireLock("k");
-        RedisComputeClaim.Compute fresh = (RedisComputeClaim.Compute) claim("k", "own hint", null);
-        assertThat(fresh.miss()).isEqualTo(new RedisComputeMiss("miss-3", 0, "own hint", TTL.toMillis()));
+        Claim.Compute fresh = (Claim.Compute) claim("k", "own hint", null);
+        assertThat(fresh.miss()).isEqualTo(new Miss("miss-3", 0, "own hint", TTL.toMillis()));
         assertThat(store.complete("node", "k", taken.ticket(), "late", null)).as("its miss ended").isFalse();
     }
 
     @Test
     void firstCompletionOfAMissShouldWinFromAnyOfItsComputers() {
-        RedisComputeClaim.Compute first = (RedisComputeClaim.Compute) claim("k", "", null);
+        Claim.Compute first = (Claim.Compute) claim("k", "", null);
         expireLock("k");
-        RedisComputeClaim.Compute second = (RedisComputeClaim.Compute) claim("k", "", first.miss());
+        Claim.Compute second = (Claim.Compute) claim("k", "", first.miss());
 
         assertThat(store.complete("node", "k", first.ticket(), "first", null)).isTrue();
 
@@ -94,62 +93,52 @@ class RedisComputeStoreTest {
         assertThat(redis.server().command("HGET", "locks:compute:k", "state")).isEqualTo("done");
         assertThat((Long) redis.server().command("PTTL", "locks:compute:k"))
                 .isBetween(1L, RedisComputeStore.DONE_GRACE.toMillis());
-        assertThat(claim("k", "", null)).isEqualTo(new RedisComputeClaim.Hit("first"));
+        assertThat(claim("k", "", null)).isEqualTo(new Claim.Hit("first"));
     }
 
     @Test
     void waiterWhoseNoticeWasLostShouldStillLearnAFailureOrANullResult() {
-        RedisComputeClaim.Compute failing = (RedisComputeClaim.Compute) claim("failing", "", null);
-        RedisComputeClaim.Compute nothing = (RedisComputeClaim.Compute) claim("nothing", "", null);
+        Claim.Compute failing = (Claim.Compute) claim("failing", "", null);
+        Claim.Compute nothing = (Claim.Compute) claim("nothing", "", null);
         assertThat(store.fail("node", "failing", failing.ticket(), new IOException("boom"))).isTrue();
         assertThat(store.complete("node", "nothing", nothing.ticket(), null, null)).isTrue();
 
-        RedisComputeClaim.Done failed = (RedisComputeClaim.Done) claim("failing", "", failing.miss());
+        Claim.Done failed = (Claim.Done) claim("failing", "", failing.miss());
         Throwable error = ((ComputeOutcome.Failed) failed.outcome()).error();
         assertThat(error).isInstanceOfSatisfying(ComputeFailedException.class, e -> {
             assertThat(e.originalClassName()).isEqualTo("java.io.IOException");
             assertThat(e.originalMessage()).isEqualTo("boom");
         });
         assertThat(claim("nothing", "", nothing.miss()))
-                .isEqualTo(new RedisComputeClaim.Done(new ComputeOutcome.Value(null)));
+                .isEqualTo(new Claim.Done(new ComputeOutcome.Value(null)));
         assertThat(redis.server().command("EXISTS", "locks:value:nothing")).isEqualTo(0L);
         assertThat(claim("failing", "", null)).as("a new caller starts a new miss")
-                .isInstanceOf(RedisComputeClaim.Compute.class);
+                .isInstanceOf(Claim.Compute.class);
     }
 
     @Test
     void failureWithoutAMessageShouldCrossWithoutOne() {
-        RedisComputeClaim.Compute turn = (RedisComputeClaim.Compute) claim("k", "", null);
+        Claim.Compute turn = (Claim.Compute) claim("k", "", null);
         store.fail("node", "k", turn.ticket(), new IllegalStateException());
 
-        RedisComputeClaim.Done done = (RedisComputeClaim.Done) claim("k", "", turn.miss());
+        Claim.Done done = (Claim.Done) claim("k", "", turn.miss());
 
         ComputeFailedException failed = (ComputeFailedException) ((ComputeOutcome.Failed) done.outcome()).error();
         assertThat(failed.originalMessage()).isNull();
-        String published = RedisComputeNotice.failed("n", "k", "m", new IllegalStateException()).encode();
-        assertThat(RedisComputeNotice.decode(ReleaseMessage.decode(published.getBytes(StandardCharsets.UTF_8)).get(0)))
-                .isEqualTo(new RedisComputeNotice("n", "k", "m", "failed", "java.lang.IllegalStateException", null));
+        String published = RedisComputeNotices.encode(Notice.failed("n", "k", "m", new IllegalStateException()));
+        assertThat(RedisComputeNotices.decode(ReleaseMessage.decode(published.getBytes(StandardCharsets.UTF_8)).get(0)))
+                .isEqualTo(new Notice("n", "k", "m", Notice.Outcome.FAILED, "java.lang.IllegalStateException", null));
     }
 
     @Test
     void waiterShouldStartANewMissWhenTheValueOfItsMissIsGone() {
-        RedisComputeClaim.Compute turn = (RedisComputeClaim.Compute) claim("k", "", null);
+        Claim.Compute turn = (Claim.Compute) claim("k", "", null);
         store.complete("node", "k", turn.ticket(), "v", Duration.ZERO);
         assertThat(redis.server().command("PTTL", "locks:value:k")).as("no expiry").isEqualTo(-1L);
 
-        store.invalidate("k", RedisComputeNotice.invalidated("node", "k"));
+        store.invalidate("node", "k");
 
-        assertThat(claim("k", "", turn.miss())).isInstanceOfSatisfying(RedisComputeClaim.Compute.class,
+        assertThat(claim("k", "", turn.miss())).isInstanceOfSatisfying(Claim.Compute.class,
                 fresh -> assertThat(fresh.miss().id()).isNotEqualTo(turn.miss().id()));
-    }
-
-    @Test
-    void ticketIdsShouldRoundTripAndForeignOnesBeRefused() {
-        RedisComputeTicket ticket = new RedisComputeTicket("ab12.3", 2, "ab12.4");
-
-        assertThat(RedisComputeTicket.of(ticket.toTicket("k"))).isEqualTo(ticket);
-        for (String foreign : List.of("", "forged", "m/0", "m/x/c", "/0/c", "m//c", "m/0/", "m/0/c/d")) {
-            assertThat(RedisComputeTicket.of(new dev.locks.ComputeTicket("k", foreign))).as(foreign).isNull();
-        }
     }
 }

@@ -96,7 +96,7 @@ class ComputeFlightsSeamTest {
     @Test
     void attachmentShouldLiveAsLongAsItsFlight() {
         ComputeTicket first = computer("k");
-        Object state = new Object();
+        RemoteComputeFlight state = new RemoteComputeFlight(first);
 
         assertThat(flights.attach(first, state)).isTrue();
         assertThat(flights.attachment(first)).isSameAs(state);
@@ -112,21 +112,23 @@ class ComputeFlightsSeamTest {
     @Test
     void invalidatedFlightShouldStillSettleItsWaitersByTicketWhileLaterCallersStartANewOne() {
         ComputeTicket old = computer("k");
-        flights.attach(old, "old state");
+        RemoteComputeFlight oldState = new RemoteComputeFlight(old);
+        flights.attach(old, oldState);
         Future<ComputeOutcome> joinedBefore = waiter("bob", "k");
 
         flights.invalidate("k");
 
         ComputeTicket fresh = computer("k");
         assertThat(fresh).as("a later caller starts a new miss").isNotEqualTo(old);
-        flights.attach(fresh, "new state");
-        assertThat(flights.attachment("k")).isEqualTo("new state");
-        assertThat(flights.attachments("k")).containsExactly("new state", "old state");
-        assertThat(flights.attachment(old)).as("the old ticket still reaches its flight").isEqualTo("old state");
+        RemoteComputeFlight newState = new RemoteComputeFlight(fresh);
+        flights.attach(fresh, newState);
+        assertThat(flights.attachment("k")).isEqualTo(newState);
+        assertThat(flights.attachments("k")).containsExactly(newState, oldState);
+        assertThat(flights.attachment(old)).as("the old ticket still reaches its flight").isEqualTo(oldState);
         assertThat(flights.size()).isEqualTo(2);
         assertThat(flights.settle(old, new ComputeOutcome.Value("old"))).isTrue();
         assertThat(result(joinedBefore)).isEqualTo(new ComputeOutcome.Value("old"));
-        assertThat(flights.attachments("k")).containsExactly("new state");
+        assertThat(flights.attachments("k")).containsExactly(newState);
         assertThat(flights.settle(fresh, new ComputeOutcome.Value("new"))).isTrue();
         assertThat(flights.size()).isZero();
     }

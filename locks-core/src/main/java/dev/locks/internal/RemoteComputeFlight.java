@@ -1,31 +1,34 @@
-package dev.locks.redis;
+package dev.locks.internal;
 
 import dev.locks.Computation;
 import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
+import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.spi.RemoteComputeStore.Miss;
+import dev.locks.spi.RemoteComputeStore.Ticket;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * This node's part in the computation of one key across nodes, kept with the node's flight of that key (its
  * lifetime is the flight's): which miss the node's one caller in the protocol computes or waits for, and
- * where that caller parks until a notice ends the miss or tells it to look at Redis again.
+ * where that caller parks until a notice ends the miss or tells it to look at the store again. Not an API.
  */
-final class RedisComputeFlight {
+public final class RemoteComputeFlight {
 
     private final ComputeTicket flight;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private volatile RedisComputeMiss miss;
-    private RedisComputeClaim.Wait waitingFor;
-    private RedisComputeTicket computer;
+    private volatile Miss miss;
+    private Claim.Wait waitingFor;
+    private Ticket computer;
     private ComputeTicket localComputer;
     private long computingSince;
     private ComputeOutcome outcome;
     private boolean poked;
 
     /** @param flight a ticket of the node's flight, by which a notice settles it */
-    RedisComputeFlight(ComputeTicket flight) {
+    public RemoteComputeFlight(ComputeTicket flight) {
         this.flight = flight;
     }
 
@@ -34,12 +37,12 @@ final class RedisComputeFlight {
     }
 
     /** The miss this node computes or waits for; {@code null} before its first claim. */
-    RedisComputeMiss miss() {
+    Miss miss() {
         return miss;
     }
 
     boolean isAbout(String missId) {
-        RedisComputeMiss current = miss;
+        Miss current = miss;
         return current != null && current.id().equals(missId);
     }
 
@@ -47,7 +50,7 @@ final class RedisComputeFlight {
      * This node's caller computes {@code computer}'s turn, as the flight's computer {@code local}, since
      * {@code nanos}.
      */
-    void computing(RedisComputeMiss miss, RedisComputeTicket computer, ComputeTicket local, long nanos) {
+    void computing(Miss miss, Ticket computer, ComputeTicket local, long nanos) {
         lock.lock();
         try {
             this.miss = miss;
@@ -61,7 +64,7 @@ final class RedisComputeFlight {
     }
 
     /** This node's caller waits for another node's computer. */
-    void waiting(RedisComputeClaim.Wait wait) {
+    void waiting(Claim.Wait wait) {
         lock.lock();
         try {
             this.miss = wait.miss();
@@ -72,7 +75,7 @@ final class RedisComputeFlight {
     }
 
     /** The flight's computer that holds {@code ticket}'s turn on this node, or {@code null}. */
-    ComputeTicket localComputerOf(RedisComputeTicket ticket) {
+    ComputeTicket localComputerOf(Ticket ticket) {
         lock.lock();
         try {
             return ticket.equals(computer) ? localComputer : null;
@@ -82,7 +85,7 @@ final class RedisComputeFlight {
     }
 
     /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
-    long computingSince(RedisComputeTicket ticket, long orElse) {
+    long computingSince(Ticket ticket, long orElse) {
         lock.lock();
         try {
             return ticket.equals(computer) ? computingSince : orElse;
@@ -113,7 +116,7 @@ final class RedisComputeFlight {
         }
     }
 
-    /** Something happened to the key that this node cannot place: the waiting caller looks at Redis again. */
+    /** Something happened to the key that this node cannot place: the waiting caller looks at the store again. */
     void poke() {
         lock.lock();
         try {

@@ -1,4 +1,4 @@
-package dev.locks.redis;
+package dev.locks.internal;
 
 import dev.locks.Computation;
 import dev.locks.ComputeFailedException;
@@ -6,8 +6,13 @@ import dev.locks.ComputeOptions;
 import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
+import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
-import dev.locks.internal.ComputeFlights;
+import dev.locks.spi.RemoteComputeStore;
+import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.spi.RemoteComputeStore.Claimant;
+import dev.locks.spi.RemoteComputeStore.Notice;
+import dev.locks.spi.RemoteComputeStore.Ticket;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.time.Duration;
@@ -18,60 +23,62 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import org.springframework.data.redis.serializer.SerializationException;
 
 /**
  * One node's side of fetch-or-compute across nodes. Callers of a key on this node meet in the node-local
  * single flight ({@link ComputeFlights}, without a store); its computer is the node's one caller in the
  * protocol across nodes, for all the others, which wait in the flight:
  * <ol>
- *   <li>it claims the miss in Redis ({@link RedisComputeStore#claim}): the value may be there after all
+ *   <li>it claims the miss in the store ({@link RemoteComputeStore#claim}): the value may be there after all
  *       (every caller of the node gets it), or it computes, or another node's computer does and it waits;</li>
- *   <li>waiting, it is not timed here (that computer's compute lock expires in Redis); it parks until the
+ *   <li>waiting, it is not timed here (that computer's compute lock expires in the store); it parks until the
  *       notice that ends the miss, or until the lock's expiry, when it claims again and so takes over the
  *       miss if nobody finished it (with the first computer's hint), or once a {@link #POLL} in case a
  *       notice was lost;</li>
- *   <li>computing, it is timed here with its compute timeout, like the lock in Redis: when it stalls, the
+ *   <li>computing, it is timed here with its compute timeout, like its compute lock in the store: when it stalls, the
  *       flight's oldest waiter takes its place on this node and claims in its turn;</li>
  *   <li>a caller that stops waiting (its wait time, an interrupt) passes the turn to the oldest waiter.</li>
  * </ol>
  * When a miss ends, the node that ended it settles its own flight with the value or exception object itself;
  * every other node learns it from one notice on the one subscription of the node, fetches a value with one
- * {@code GET} (on the notice thread, once per node), and settles its flight with it, or with a
- * {@link ComputeFailedException}. When Redis cannot be reached, the caller in the protocol settles its flight
- * with the {@link dev.locks.LockUnavailableException}: nobody on the node is left waiting.
+ * read (on the notice thread, once per node), and settles its flight with it, or with a
+ * {@link ComputeFailedException}. When the store cannot be reached, the caller in the protocol settles its flight
+ * with the {@link LockUnavailableException}: nobody on the node is left waiting. Not an API.
  */
-final class RedisComputeNode implements AutoCloseable {
+public final class RemoteComputeNode implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(RedisComputeNode.class.getName());
+    private static final System.Logger LOG = System.getLogger(RemoteComputeNode.class.getName());
 
-    /** How often a waiting node looks at Redis by itself, should a notice be lost (while re-subscribing). */
-    static final Duration POLL = Duration.ofSeconds(1);
+    /** How often a waiting node looks at the store by itself, should a notice be lost (while re-subscribing). */
+    public static final Duration POLL = Duration.ofSeconds(1);
 
-    /** How long a waiter parks at most, with a clock other than the system's, before it reads that clock again. */
-    private static final long SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-
-    /** How long after a compute lock's expiry a waiter claims, so that Redis sees it expired. */
+    /** How long after a compute lock's expiry a waiter claims, so that the store sees it expired. */
     private static final long EXPIRY_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final RedisComputeStore store;
+    private final RemoteComputeStore store;
     private final ComputeFlights flights;
     private final LocksClock clock;
-    private final boolean systemClock;
+    private final FlightClock parking;
+    private final UnreadableValues unreadable;
     private final String node = ProcessHandle.current().pid() + "@" + hostName();
     private final String id = UUID.randomUUID().toString().substring(0, 8);
     private final AtomicLong ids = new AtomicLong();
     private final long pollNanos;
-    private final ReleaseSubscription subscription;
 
-    /** @param poll how often a waiter looks at Redis by itself ({@link #POLL}) */
-    RedisComputeNode(RedisComputeStore store, LocksClock clock, Duration poll) {
+    /**
+     * Subscribes the node to the store's notices.
+     *
+     * @param poll how often a waiter looks at the store by itself ({@link #POLL})
+     * @param unreadable where the values the store could not read are reported
+     */
+    public RemoteComputeNode(RemoteComputeStore store, LocksClock clock, Duration poll, UnreadableValues unreadable) {
         this.store = store;
         this.clock = clock;
-        this.pollNanos = nanos(poll);
-        this.systemClock = clock == LocksClock.system();
+        this.parking = new FlightClock(clock);
+        this.unreadable = unreadable;
+        this.pollNanos = FlightClock.nanos(poll);
         this.flights = new ComputeFlights(clock);
-        this.subscription = store.subscribe(this::noticed);
+        store.subscribe(new Listener());
     }
 
     /**
@@ -82,9 +89,9 @@ final class RedisComputeNode implements AutoCloseable {
      *         {@link ComputeOutcome.Failed} when it waited for another computer
      * @throws ComputeTimeoutException when the caller's own wait time ran out (the miss goes on)
      * @throws CancellationException when the caller was interrupted while waiting (the miss goes on)
-     * @throws dev.locks.LockUnavailableException when Redis cannot be reached
+     * @throws LockUnavailableException when the store cannot be reached
      */
-    ComputeOutcome take(String key, String hint, ComputeOptions options) {
+    public ComputeOutcome take(String key, String hint, ComputeOptions options) {
         long since = clock.nanoTime();
         ComputeOutcome local = flights.join(key, hint, options);
         if (local instanceof ComputeOutcome.Compute turn) {
@@ -97,17 +104,18 @@ final class RedisComputeNode implements AutoCloseable {
      * Completes the ticket's miss, if this is its first completion; this node's flight of the key gets
      * {@code value} itself. A computer whose completion came too late passes its turn on this node.
      *
-     * @throws SerializationException when {@code value} cannot be stored: the miss fails with it
+     * @throws LockUnavailableException when the store cannot be reached: this node's waiters get it too
+     * @throws RuntimeException the store's, when {@code value} cannot be written: the miss fails with it
      */
-    boolean complete(String key, RedisComputeTicket ticket, Object value, Duration ttl) {
+    public boolean complete(String key, Ticket ticket, Object value, Duration ttl) {
         boolean accepted;
         try {
             accepted = store.complete(id, key, ticket, value, ttl);
-        } catch (SerializationException e) {
-            fail(key, ticket, e); // every waiter learns that this value could not be stored
+        } catch (LockUnavailableException e) {
+            settleHere(key, ticket.miss(), new ComputeOutcome.Failed(e)); // nobody on this node waits in vain
             throw e;
         } catch (RuntimeException e) {
-            settleHere(key, ticket.miss(), new ComputeOutcome.Failed(e)); // nobody on this node waits in vain
+            fail(key, ticket, e); // nothing was sent: every waiter learns that this value could not be stored
             throw e;
         }
         if (accepted) {
@@ -123,10 +131,10 @@ final class RedisComputeNode implements AutoCloseable {
      * of the key gets {@code error} itself, other nodes a {@link ComputeFailedException}. A computer whose
      * turn had passed passes it on this node too.
      *
-     * @throws dev.locks.LockUnavailableException when Redis cannot be reached; this node's waiters get
+     * @throws LockUnavailableException when the store cannot be reached; this node's waiters get
      *         {@code error} all the same
      */
-    boolean fail(String key, RedisComputeTicket ticket, Throwable error) {
+    public boolean fail(String key, Ticket ticket, Throwable error) {
         boolean accepted;
         try {
             accepted = store.fail(id, key, ticket, error);
@@ -143,8 +151,8 @@ final class RedisComputeNode implements AutoCloseable {
     }
 
     /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
-    long computingSince(String key, RedisComputeTicket ticket, long orElse) {
-        for (RedisComputeFlight flight : flightsAbout(key, ticket.miss())) {
+    public long computingSince(String key, Ticket ticket, long orElse) {
+        for (RemoteComputeFlight flight : flightsAbout(key, ticket.miss())) {
             if (flight.localComputerOf(ticket) != null) {
                 return flight.computingSince(ticket, orElse);
             }
@@ -153,12 +161,12 @@ final class RedisComputeNode implements AutoCloseable {
     }
 
     /** This node's flights: the computer (with its node) and this node's waiters of each. */
-    List<Computation> computations() {
+    public List<Computation> computations() {
         List<Computation> local = flights.snapshot();
         List<Computation> described = new ArrayList<>(local.size());
         for (Computation computation : local) {
-            Object flight = flights.attachment(computation.key());
-            described.add(flight instanceof RedisComputeFlight ours ? ours.describe(computation, node)
+            RemoteComputeFlight flight = flights.attachment(computation.key());
+            described.add(flight != null ? flight.describe(computation, node)
                     : new Computation(computation.key(), computation.computer() + " @ " + node,
                             computation.waiters(), computation.startedAt()));
         }
@@ -166,40 +174,31 @@ final class RedisComputeNode implements AutoCloseable {
     }
 
     /** Whether a caller of {@code key} on this node would now join a computation in flight. */
-    boolean joinsComputationOf(String key) {
+    public boolean joinsComputationOf(String key) {
         return flights.attachment(key) != null;
     }
 
-    int inFlightCount() {
+    public int inFlightCount() {
         return flights.size();
     }
 
-    Object get(String key) {
+    public Object get(String key) {
         return store.get(key);
     }
 
     /**
      * Takes this node's flight of {@code key} out of the way first (later callers here start anew), then the
-     * value and the miss in flight in Redis, telling the other nodes to do as this one did.
+     * value and the miss in flight in the store, telling the other nodes to do as this one did.
      */
-    void invalidate(String key) {
+    public void invalidate(String key) {
         flights.invalidate(key);
-        store.invalidate(key, RedisComputeNotice.invalidated(id, key));
+        store.invalidate(id, key);
     }
 
-    /** Subscribes anew: see {@link RedisComputeCache#resubscribe()}. */
-    void resubscribe() {
-        subscription.restart();
-    }
-
-    /** How many times Redis confirmed this node's subscription (once, plus once per re-subscription). */
-    int subscriptionConfirmations() {
-        return subscription.confirmations();
-    }
-
+    /** Ends the store's subscription. */
     @Override
     public void close() {
-        subscription.close();
+        store.close();
     }
 
     /**
@@ -208,10 +207,10 @@ final class RedisComputeNode implements AutoCloseable {
      * @param since when the caller began to wait, on the cache's clock (its wait time runs from then)
      */
     private ComputeOutcome represent(String key, ComputeTicket local, String hint, ComputeOptions options, long since) {
-        RedisComputeFlight flight = (RedisComputeFlight) flights.attachment(local);
+        RemoteComputeFlight flight = flights.attachment(local);
         boolean waited = flight != null; // promoted on this node, where it waited first: it finds what was learnt
         if (flight == null) {
-            flight = new RedisComputeFlight(local);
+            flight = new RemoteComputeFlight(local);
             flights.attach(local, flight);
         }
         while (true) {
@@ -219,14 +218,14 @@ final class RedisComputeNode implements AutoCloseable {
             if (ended != null) {
                 return ended;
             }
-            flights.retime(local, null); // talking to Redis or waiting for another node: not timed here
-            RedisComputeClaim claim = claim(key, local, flight, options, hint);
-            if (claim instanceof RedisComputeClaim.Compute turn) {
+            flights.retime(local, null); // talking to the store or waiting for another node: not timed here
+            Claim claim = claim(key, local, flight, options, hint);
+            if (claim instanceof Claim.Compute turn) {
                 flight.computing(turn.miss(), turn.ticket(), local, clock.nanoTime());
                 flights.retime(local, options.computeTimeout());
-                return new ComputeOutcome.Compute(turn.ticket().toTicket(key), turn.miss().hint());
+                return new ComputeOutcome.Compute(RemoteTickets.toTicket(turn.ticket(), key), turn.miss().hint());
             }
-            if (claim instanceof RedisComputeClaim.Wait wait) {
+            if (claim instanceof Claim.Wait wait) {
                 flight.waiting(wait);
                 waited = true;
                 ended = awaitRemote(key, local, flight, wait.pttlMillis(), since, options);
@@ -234,20 +233,20 @@ final class RedisComputeNode implements AutoCloseable {
                     return ended;
                 }
             } else {
-                ended = claim instanceof RedisComputeClaim.Hit hit ? new ComputeOutcome.Value(hit.value())
-                        : ((RedisComputeClaim.Done) claim).outcome();
+                ended = claim instanceof Claim.Hit hit ? new ComputeOutcome.Value(hit.value())
+                        : ((Claim.Done) claim).outcome();
                 settle(flight, ended);
-                return !waited && claim instanceof RedisComputeClaim.Hit hit
+                return !waited && claim instanceof Claim.Hit hit
                         ? new ComputeOutcome.Hit(hit.value()) : ended;
             }
         }
     }
 
     /**
-     * One claim. When Redis cannot be reached, every caller of the node's flight gets the exception; when
+     * One claim. When the store cannot be reached, every caller of the node's flight gets the exception; when
      * the claimant was interrupted during the call, it passes its turn like any interrupted waiter.
      */
-    private RedisComputeClaim claim(String key, ComputeTicket local, RedisComputeFlight flight, ComputeOptions options,
+    private Claim claim(String key, ComputeTicket local, RemoteComputeFlight flight, ComputeOptions options,
             String hint) {
         try {
             return store.claim(key, claimant(options, hint), flight.miss());
@@ -275,7 +274,7 @@ final class RedisComputeNode implements AutoCloseable {
      * Parks until the miss ends (its outcome), or it is time to claim again ({@code null}: the compute lock
      * expired, a poke, or a {@link #POLL} passed).
      */
-    private ComputeOutcome awaitRemote(String key, ComputeTicket local, RedisComputeFlight flight, long pttlMillis,
+    private ComputeOutcome awaitRemote(String key, ComputeTicket local, RemoteComputeFlight flight, long pttlMillis,
             long since, ComputeOptions options) {
         long claimAt = System.nanoTime() + (pttlMillis < 0 ? pollNanos
                 : Math.min(pollNanos, TimeUnit.MILLISECONDS.toNanos(pttlMillis) + EXPIRY_MARGIN_NANOS));
@@ -283,12 +282,12 @@ final class RedisComputeNode implements AutoCloseable {
         while (true) {
             long left = claimAt - System.nanoTime();
             if (waitTime != null) {
-                long waitLeft = since + nanos(waitTime) - clock.nanoTime();
+                long waitLeft = since + FlightClock.nanos(waitTime) - clock.nanoTime();
                 if (waitLeft <= 0) {
                     flights.handOver(local);
                     throw new ComputeTimeoutException(key, waitTime);
                 }
-                left = Math.min(left, systemClock ? waitLeft : Math.min(waitLeft, SLICE_NANOS));
+                left = Math.min(left, parking.slice(waitLeft));
             }
             if (left <= 0) {
                 return null;
@@ -305,30 +304,30 @@ final class RedisComputeNode implements AutoCloseable {
     }
 
     /** A notice from another node: settles this node's flight of the key if it awaits that miss. */
-    private void noticed(RedisComputeNotice notice) {
+    private void noticed(Notice notice) {
         if (notice.node().equals(id)) {
             return; // this node settled its own flight as it ended the miss, with the object itself
         }
-        if (RedisComputeNotice.INVALIDATED.equals(notice.outcome())) {
+        if (notice.outcome() == Notice.Outcome.INVALIDATED) {
             flights.invalidate(notice.key()); // callers here that come later start a new miss
             return;
         }
-        List<RedisComputeFlight> about = flightsAbout(notice.key(), notice.miss());
+        List<RemoteComputeFlight> about = flightsAbout(notice.key(), notice.miss());
         if (about.isEmpty()) {
-            if (flights.attachment(notice.key()) instanceof RedisComputeFlight current) {
+            RemoteComputeFlight current = flights.attachment(notice.key());
+            if (current != null) {
                 current.poke(); // a miss this node has not placed yet (its claim's answer is on its way): look again
             }
             return;
         }
         ComputeOutcome outcome = switch (notice.outcome()) {
-            case RedisComputeNotice.NULL -> new ComputeOutcome.Value(null);
-            case RedisComputeNotice.FAILED -> new ComputeOutcome.Failed(
+            case NULL -> new ComputeOutcome.Value(null);
+            case FAILED -> new ComputeOutcome.Failed(
                     new ComputeFailedException(notice.key(), notice.className(), notice.message()));
-            case RedisComputeNotice.UNSTORED ->
-                    fetched(notice.key(), () -> store.invalidatedValue(notice.key(), notice.miss()));
+            case UNSTORED -> fetched(notice.key(), () -> store.invalidatedValue(notice.key(), notice.miss()));
             default -> fetched(notice.key(), () -> store.get(notice.key()));
         };
-        for (RedisComputeFlight flight : about) {
+        for (RemoteComputeFlight flight : about) {
             if (outcome == null) {
                 flight.poke();
             } else {
@@ -351,19 +350,19 @@ final class RedisComputeNode implements AutoCloseable {
 
     /** Settles this node's flights of {@code key} that are about {@code missId}. */
     private void settleHere(String key, String missId, ComputeOutcome outcome) {
-        for (RedisComputeFlight flight : flightsAbout(key, missId)) {
+        for (RemoteComputeFlight flight : flightsAbout(key, missId)) {
             settle(flight, outcome);
         }
     }
 
-    private void settle(RedisComputeFlight flight, ComputeOutcome outcome) {
+    private void settle(RemoteComputeFlight flight, ComputeOutcome outcome) {
         flights.settle(flight.flight(), outcome);
         flight.deliver(outcome);
     }
 
     /** A computer whose completion or failure was refused gives its turn on this node to the oldest waiter. */
-    private void passTurn(String key, RedisComputeTicket ticket) {
-        for (RedisComputeFlight flight : flightsAbout(key, ticket.miss())) {
+    private void passTurn(String key, Ticket ticket) {
+        for (RemoteComputeFlight flight : flightsAbout(key, ticket.miss())) {
             ComputeTicket local = flight.localComputerOf(ticket);
             if (local != null) {
                 flights.handOver(local);
@@ -373,20 +372,20 @@ final class RedisComputeNode implements AutoCloseable {
 
     /**
      * This node's flights of {@code key} in the miss {@code missId}: the current one and those invalidated while
-     * they ran (which may wait for the same miss, when this node invalidated the key just before Redis did).
+     * they ran (which may wait for the same miss, when this node invalidated the key just before the store did).
      */
-    private List<RedisComputeFlight> flightsAbout(String key, String missId) {
-        List<RedisComputeFlight> about = new ArrayList<>(1);
-        for (Object each : flights.attachments(key)) {
-            if (each instanceof RedisComputeFlight flight && flight.isAbout(missId)) {
+    private List<RemoteComputeFlight> flightsAbout(String key, String missId) {
+        List<RemoteComputeFlight> about = new ArrayList<>(1);
+        for (RemoteComputeFlight flight : flights.attachments(key)) {
+            if (flight.isAbout(missId)) {
                 about.add(flight);
             }
         }
         return about;
     }
 
-    private RedisComputeStore.Claimant claimant(ComputeOptions options, String hint) {
-        return new RedisComputeStore.Claimant(newId(), Thread.currentThread().getName() + " @ " + node,
+    private Claimant claimant(ComputeOptions options, String hint) {
+        return new Claimant(newId(), Thread.currentThread().getName() + " @ " + node,
                 options.computeTimeout(), newId(), hint, options.ttl());
     }
 
@@ -394,19 +393,25 @@ final class RedisComputeNode implements AutoCloseable {
         return id + "." + Long.toString(ids.incrementAndGet(), 36);
     }
 
-    private static long nanos(Duration duration) {
-        try {
-            return duration.toNanos();
-        } catch (ArithmeticException tooLong) {
-            return Long.MAX_VALUE / 2;
-        }
-    }
-
     private static String hostName() {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (Exception e) {
             return "unknown-host";
+        }
+    }
+
+    /** What the store tells the node: notices, on the store's notice thread, and values it could not read. */
+    private final class Listener implements RemoteComputeStore.Listener {
+
+        @Override
+        public void noticed(Notice notice) {
+            RemoteComputeNode.this.noticed(notice);
+        }
+
+        @Override
+        public void unreadable(String key, Throwable cause) {
+            unreadable.report(key, cause);
         }
     }
 }

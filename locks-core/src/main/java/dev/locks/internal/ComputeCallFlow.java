@@ -17,60 +17,62 @@ import java.util.ArrayDeque;
 import java.util.function.Supplier;
 
 /**
- * The call flow every {@link ComputeCache} backend shares: look the key up, report a hit, or join the miss and
- * either compute (the caller's own supplier, whose result or exception the caller always gets back) or
- * receive what another computer produced; every call's outcome reported to the observer. A backend supplies
- * where values live and how a miss is coordinated. Not an API.
+ * The call flow every {@link ComputeCache} backend shares, for the cache to delegate its
+ * {@link ComputeCache#fetchOrCompute} and {@link ComputeCache#begin} to: look the key up, report a hit, or join the
+ * miss and either compute (the caller's own supplier, whose result or exception the caller always gets back)
+ * or receive what another computer produced; every call's outcome reported to the observer. A {@link Backend}
+ * supplies where values live and how a miss is coordinated. Not an API.
  */
-public abstract class AbstractComputeCache implements ComputeCache {
+public final class ComputeCallFlow {
 
     private final ComputeOptions defaults;
     private final ComputeEvents events;
+    private final Backend backend;
     /** The keys this thread computes, innermost first, for {@link #checkNotRecursive}. */
     private final ThreadLocal<Computing> computing = new ThreadLocal<>();
 
-    protected AbstractComputeCache(ComputeOptions defaults, ComputeEvents events) {
+    public ComputeCallFlow(ComputeOptions defaults, ComputeEvents events, Backend backend) {
         this.defaults = defaults;
         this.events = events;
+        this.backend = backend;
     }
 
-    /** The stored value of {@code key}, or {@code null}. */
-    protected abstract Object lookUp(String key);
+    /** Where a cache's values live and how its misses are coordinated. */
+    public interface Backend {
 
-    /**
-     * Starts or joins the miss of {@code key}: {@link ComputeOutcome.Compute} when the caller is to compute,
-     * else what the miss came to ({@link ComputeOutcome.Hit} when the value turned up after all).
-     */
-    protected abstract ComputeOutcome join(String key, String hint, ComputeOptions options);
+        /** The stored value of {@code key}, or {@code null}. */
+        Object lookUp(String key);
 
-    /** Settles the miss with the caller's own result; may throw when the store fails. */
-    protected abstract void completeOwn(ComputeTicket ticket, Object value, Duration ttl);
+        /**
+         * Starts or joins the miss of {@code key}: {@link ComputeOutcome.Compute} when the caller is to compute,
+         * else what the miss came to ({@link ComputeOutcome.Hit} when the value turned up after all).
+         */
+        ComputeOutcome join(String key, String hint, ComputeOptions options);
 
-    /** Hands the caller's own failure to the miss's waiters; never throws (the caller rethrows its own). */
-    protected abstract void failOwn(ComputeTicket ticket, Throwable error);
+        /** Settles the miss with the caller's own result; may throw when the store fails. */
+        void completeOwn(ComputeTicket ticket, Object value, Duration ttl);
 
-    /** Whether the ticket's computer was promoted from waiter. */
-    protected abstract boolean promoted(ComputeTicket ticket);
+        /** Hands the caller's own failure to the miss's waiters; never throws (the caller rethrows its own). */
+        void failOwn(ComputeTicket ticket, Throwable error);
 
-    /** Throws when the cache can take no calls (closed); by default it always can. */
-    protected void checkOpen() {
+        /** Whether the ticket's computer was promoted from waiter. */
+        boolean promoted(ComputeTicket ticket);
+
+        /** Throws when the cache can take no calls (closed); by default it always can. */
+        default void checkOpen() {
+        }
     }
 
-    protected final ComputeEvents events() {
+    public ComputeEvents events() {
         return events;
     }
 
-    /**
-     * {@inheritDoc}
-     *
-     * <p>Waits with the compute timeout and the wait time of {@link #defaultOptions()}.
-     */
-    @Override
+    /** {@link ComputeCache#fetchOrCompute(String, Duration, Supplier)}, with the defaults' compute timeout and wait time. */
     public <V> V fetchOrCompute(String key, Duration ttl, Supplier<V> compute) {
         return fetch(key, ttl, null, compute);
     }
 
-    @Override
+    /** {@link ComputeCache#fetchOrCompute(String, ComputeOptions, Supplier)}. */
     public <V> V fetchOrCompute(String key, ComputeOptions options, Supplier<V> compute) {
         if (options == null) {
             throw new IllegalArgumentException("options must not be null");
@@ -79,16 +81,13 @@ public abstract class AbstractComputeCache implements ComputeCache {
     }
 
     /**
-     * {@inheritDoc}
-     *
-     * <p>Waits with the compute timeout of {@link #defaultOptions()}, and without a wait time: until the
-     * result comes or the caller is promoted.
+     * {@link ComputeCache#begin}, with the defaults' compute timeout and without a wait time: until the result
+     * comes or the caller is promoted.
      */
-    @Override
     public ComputeOutcome begin(String key, Duration ttl, String hint) {
         Keys.requireValid(key, 0);
         requireTtl(ttl);
-        checkOpen();
+        backend.checkOpen();
         long started = events.start();
         Object stored = read(key, started);
         if (stored != null) {
@@ -103,7 +102,6 @@ public abstract class AbstractComputeCache implements ComputeCache {
         return outcome;
     }
 
-    @Override
     public ComputeOptions defaultOptions() {
         return defaults;
     }
@@ -111,7 +109,7 @@ public abstract class AbstractComputeCache implements ComputeCache {
     /** The hit path, then the miss; {@code options} are built from the defaults only on a miss when null. */
     private <V> V fetch(String key, Duration ttl, ComputeOptions options, Supplier<V> compute) {
         checkCall(key, ttl, compute);
-        checkOpen();
+        backend.checkOpen();
         long started = events.start();
         Object stored = read(key, started);
         if (stored != null) {
@@ -130,14 +128,14 @@ public abstract class AbstractComputeCache implements ComputeCache {
 
     /** Runs the caller's own supplier as the miss's computer; the caller gets its own result or exception. */
     private <V> V compute(ComputeTicket ticket, Duration ttl, Supplier<V> compute, long started) {
-        ComputeResult computed = promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
+        ComputeResult computed = backend.promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
         V value;
         Computing outer = computing.get();
         computing.set(new Computing(ticket.key(), outer));
         try {
             value = compute.get();
         } catch (Throwable e) {
-            failOwn(ticket, e);
+            backend.failOwn(ticket, e);
             events.report(ComputeResult.FAILED, started);
             throw sneaky(e);
         } finally {
@@ -148,7 +146,7 @@ public abstract class AbstractComputeCache implements ComputeCache {
             }
         }
         try {
-            completeOwn(ticket, value, ttl);
+            backend.completeOwn(ticket, value, ttl);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;
@@ -173,7 +171,7 @@ public abstract class AbstractComputeCache implements ComputeCache {
 
     private ComputeOutcome joinReporting(String key, String hint, ComputeOptions options, long started) {
         try {
-            return join(key, hint, options);
+            return backend.join(key, hint, options);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;
@@ -182,7 +180,7 @@ public abstract class AbstractComputeCache implements ComputeCache {
 
     private Object read(String key, long started) {
         try {
-            return lookUp(key);
+            return backend.lookUp(key);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;

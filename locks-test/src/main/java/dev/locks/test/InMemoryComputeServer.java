@@ -1,0 +1,363 @@
+package dev.locks.test;
+
+import dev.locks.ComputeFailedException;
+import dev.locks.ComputeOutcome;
+import dev.locks.LockUnavailableException;
+import dev.locks.LocksClock;
+import dev.locks.spi.RemoteComputeStore;
+import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.spi.RemoteComputeStore.Claimant;
+import dev.locks.spi.RemoteComputeStore.Miss;
+import dev.locks.spi.RemoteComputeStore.Notice;
+import dev.locks.spi.RemoteComputeStore.Ticket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A shared compute store in memory, standing in for a server that several nodes (caches) use: each
+ * {@link #node()} is one node's {@link RemoteComputeStore}, with the semantics its javadoc gives, step by step
+ * (each method one atomic step under the server's lock). Values, compute locks and done records expire on the
+ * server's {@link LocksClock}; notices go to every subscribed node, each on a thread of its own. It counts calls
+ * (round trips), can lose notices, make a value unreadable, and be taken down to simulate an outage.
+ */
+public final class InMemoryComputeServer {
+
+    /** How long the record of a miss that is done stays (as on Redis). */
+    public static final Duration DONE_GRACE = Duration.ofSeconds(5);
+
+    private static final long NEVER = Long.MAX_VALUE;
+    private static final Object UNREADABLE = new Object();
+
+    private final LocksClock clock;
+    private final Map<String, Value> values = new HashMap<>();
+    private final Map<String, Record> misses = new HashMap<>();
+    private final Map<String, Record> invalidated = new HashMap<>();
+    private final List<Node> subscribed = new CopyOnWriteArrayList<>();
+    private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    private volatile boolean down;
+    private volatile boolean silent;
+
+    public InMemoryComputeServer(LocksClock clock) {
+        this.clock = clock;
+    }
+
+    /** One node's view of the server. */
+    public RemoteComputeStore node() {
+        return new Node();
+    }
+
+    /** Simulates an outage (true) and its end (false). */
+    public void down(boolean down) {
+        this.down = down;
+    }
+
+    /** While silent, notices are lost (a subscription that is down). */
+    public void silent(boolean silent) {
+        this.silent = silent;
+    }
+
+    /** Makes the stored value of {@code key}, if any, one that no node can read (corrupt bytes). */
+    public synchronized void corrupt(String key) {
+        Value stored = liveValue(key);
+        if (stored != null) {
+            values.put(key, new Value(UNREADABLE, stored.expiresNanos()));
+        }
+    }
+
+    /** Whether a value of {@code key} is stored (unexpired). */
+    public synchronized boolean holdsValue(String key) {
+        return liveValue(key) != null;
+    }
+
+    /** How many times a store method was called, across all nodes. */
+    public int calls(String method) {
+        AtomicInteger count = calls.get(method);
+        return count == null ? 0 : count.get();
+    }
+
+    private void call(String method) {
+        if (down) {
+            throw new LockUnavailableException("in-memory compute server is down", new IllegalStateException("down"));
+        }
+        calls.computeIfAbsent(method, m -> new AtomicInteger()).incrementAndGet();
+    }
+
+    private Value liveValue(String key) {
+        Value stored = values.get(key);
+        if (stored != null && expired(stored.expiresNanos())) {
+            values.remove(key);
+            return null;
+        }
+        return stored;
+    }
+
+    private Record live(Map<String, Record> records, String key) {
+        Record record = records.get(key);
+        if (record != null && expired(record.expiresNanos)) {
+            records.remove(key);
+            return null;
+        }
+        return record;
+    }
+
+    private boolean expired(long expiresNanos) {
+        return expiresNanos != NEVER && clock.nanoTime() - expiresNanos >= 0;
+    }
+
+    private long expiresAfter(long millis) {
+        return millis <= 0 ? NEVER : clock.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** Whole milliseconds, rounded up so that a positive duration never becomes 0; at least {@code min}. */
+    private static long millis(Duration duration, long min) {
+        long millis;
+        try {
+            millis = duration.plusNanos(999_999).toMillis();
+        } catch (ArithmeticException tooLong) {
+            millis = Long.MAX_VALUE / 2;
+        }
+        return Math.max(min, millis);
+    }
+
+    private long remainingMillis(Record record) {
+        return record.expiresNanos == NEVER ? -1
+                : Math.max(0, TimeUnit.NANOSECONDS.toMillis(record.expiresNanos - clock.nanoTime() + 999_999));
+    }
+
+    private void publish(Notice notice) {
+        if (!silent) {
+            subscribed.forEach(node -> node.deliver(notice));
+        }
+    }
+
+    private static Claim.Done done(String key, Record record) {
+        return new Claim.Done(switch (record.outcome) {
+            case FAILED -> new ComputeOutcome.Failed(new ComputeFailedException(key, record.className, record.message));
+            case VALUE, UNSTORED -> new ComputeOutcome.Value(record.value);
+            default -> new ComputeOutcome.Value(null);
+        });
+    }
+
+    private record Value(Object value, long expiresNanos) {
+    }
+
+    /** A miss record: the compute lock while computing, kept for {@link #DONE_GRACE} once done. */
+    private static final class Record {
+
+        final String miss;
+        final int turn;
+        final String computer;
+        final String description;
+        final Instant at;
+        final String hint;
+        final long ttlMillis;
+        boolean computing = true;
+        Notice.Outcome outcome;
+        String className;
+        String message;
+        Object value;
+        long expiresNanos;
+
+        Record(String miss, int turn, Claimant claimant, Instant at, String hint, long ttlMillis, long expiresNanos) {
+            this.miss = miss;
+            this.turn = turn;
+            this.computer = claimant.computer();
+            this.description = claimant.description();
+            this.at = at;
+            this.hint = hint;
+            this.ttlMillis = ttlMillis;
+            this.expiresNanos = expiresNanos;
+        }
+
+        Miss asMiss() {
+            return new Miss(miss, turn, hint, ttlMillis);
+        }
+    }
+
+    private final class Node implements RemoteComputeStore {
+
+        private volatile Listener listener;
+        private volatile ExecutorService notifier;
+
+        @Override
+        public Object get(String key) {
+            synchronized (InMemoryComputeServer.this) {
+                call("get");
+                return readable(key);
+            }
+        }
+
+        @Override
+        public void invalidate(String node, String key) {
+            synchronized (InMemoryComputeServer.this) {
+                call("invalidate");
+                values.remove(key);
+                Record current = live(misses, key);
+                if (current == null || !current.computing) {
+                    return;
+                }
+                misses.remove(key);
+                invalidated.put(key, current);
+                publish(Notice.invalidated(node, key));
+            }
+        }
+
+        @Override
+        public Object invalidatedValue(String key, String missId) {
+            synchronized (InMemoryComputeServer.this) {
+                call("invalidatedValue");
+                Record old = live(invalidated, key);
+                return old == null || !old.miss.equals(missId) ? null : old.value;
+            }
+        }
+
+        @Override
+        public Claim claim(String key, Claimant claimant, Miss awaited) {
+            synchronized (InMemoryComputeServer.this) {
+                call("claim");
+                Object value = readable(key);
+                if (value != null) {
+                    return new Claim.Hit(value);
+                }
+                if (awaited != null) {
+                    Record old = live(invalidated, key);
+                    if (old != null && old.miss.equals(awaited.id())) {
+                        return old.computing ? waitFor(old) : done(key, old);
+                    }
+                }
+                Record current = live(misses, key);
+                if (current != null) {
+                    if (current.computing) {
+                        return waitFor(current);
+                    }
+                    if (awaited != null && current.miss.equals(awaited.id())
+                            && current.outcome != Notice.Outcome.VALUE) {
+                        return done(key, current);
+                    }
+                } else if (awaited != null) {
+                    return start(key, claimant, awaited.id(), awaited.turn() + 1, awaited.hint(), awaited.ttlMillis());
+                }
+                return start(key, claimant, claimant.newMiss(), 0, claimant.hint(), millis(claimant.ttl(), 0));
+            }
+        }
+
+        @Override
+        public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
+            synchronized (InMemoryComputeServer.this) {
+                call("complete");
+                Record current = live(misses, key);
+                if (current != null && current.miss.equals(ticket.miss()) && current.computing) {
+                    if (value != null) {
+                        long ttlMillis = ttl == null ? current.ttlMillis : millis(ttl, 0);
+                        values.put(key, new Value(value, expiresAfter(ttlMillis)));
+                    }
+                    settle(current, value == null ? Notice.Outcome.NULL : Notice.Outcome.VALUE);
+                    publish(Notice.completed(node, key, ticket.miss(), value == null));
+                    return true;
+                }
+                Record old = live(invalidated, key);
+                if (old != null && old.miss.equals(ticket.miss()) && old.computing) {
+                    settle(old, value == null ? Notice.Outcome.NULL : Notice.Outcome.UNSTORED);
+                    old.value = value;
+                    publish(Notice.completedInvalidated(node, key, ticket.miss(), value == null));
+                    return true;
+                }
+                return false;
+            }
+        }
+
+        @Override
+        public boolean fail(String node, String key, Ticket ticket, Throwable error) {
+            synchronized (InMemoryComputeServer.this) {
+                call("fail");
+                Record record = live(misses, key);
+                if (record == null || !record.miss.equals(ticket.miss())) {
+                    record = live(invalidated, key);
+                }
+                if (record == null || !record.miss.equals(ticket.miss()) || !record.computer.equals(ticket.computer())
+                        || !record.computing) {
+                    return false;
+                }
+                Notice notice = Notice.failed(node, key, ticket.miss(), error);
+                settle(record, Notice.Outcome.FAILED);
+                record.className = notice.className();
+                record.message = notice.message();
+                publish(notice);
+                return true;
+            }
+        }
+
+        @Override
+        public void subscribe(Listener listener) {
+            this.listener = listener;
+            this.notifier = Executors.newSingleThreadExecutor(runnable -> {
+                Thread thread = new Thread(runnable, "in-memory-compute-notices");
+                thread.setDaemon(true);
+                return thread;
+            });
+            subscribed.add(this);
+        }
+
+        @Override
+        public void close() {
+            subscribed.remove(this);
+            ExecutorService running = notifier;
+            if (running != null) {
+                running.shutdown();
+            }
+        }
+
+        void deliver(Notice notice) {
+            try {
+                notifier.execute(() -> listener.noticed(notice));
+            } catch (RejectedExecutionException closed) {
+                // the node closed meanwhile: it hears nothing more
+            }
+        }
+
+        /** The stored value, or {@code null}; one that cannot be read is removed and reported. */
+        private Object readable(String key) {
+            Value stored = liveValue(key);
+            if (stored == null) {
+                return null;
+            }
+            if (stored.value() == UNREADABLE) {
+                values.remove(key);
+                Listener heard = listener;
+                if (heard != null) {
+                    heard.unreadable(key, new IllegalStateException("corrupt bytes"));
+                }
+                return null;
+            }
+            return stored.value();
+        }
+
+
+        private Claim waitFor(Record record) {
+            return new Claim.Wait(record.asMiss(), remainingMillis(record), record.description, record.at);
+        }
+
+        private Claim start(String key, Claimant claimant, String miss, int turn, String hint, long ttlMillis) {
+            Record record = new Record(miss, turn, claimant, clock.instant(), hint, ttlMillis,
+                    expiresAfter(millis(claimant.computeTimeout(), 1)));
+            misses.put(key, record);
+            return new Claim.Compute(record.asMiss(), new Ticket(miss, turn, claimant.computer()));
+        }
+
+        private void settle(Record record, Notice.Outcome outcome) {
+            record.computing = false;
+            record.outcome = outcome;
+            record.expiresNanos = expiresAfter(DONE_GRACE.toMillis());
+        }
+    }
+}
