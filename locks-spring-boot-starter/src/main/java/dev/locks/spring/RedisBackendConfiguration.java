@@ -12,7 +12,6 @@ import java.util.List;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -111,14 +110,8 @@ class RedisBackendConfiguration {
     @ConditionalOnMissingBean(name = SERIALIZER_BEAN_NAME)
     RedisSerializer<Object> locksRedisSerializer(ResourceLoader resourceLoader, LocksProperties properties,
             BeanFactory beanFactory) {
-        List<String> allowed = properties.getRedis().getSerialization().getAllowedClasses();
+        List<String> allowed = AllowedClasses.patterns(properties.getRedis().getSerialization(), beanFactory);
         try {
-            if (allowed.isEmpty()) {
-                List<String> packages = AutoConfigurationPackages.has(beanFactory)
-                        ? AutoConfigurationPackages.get(beanFactory).stream().map(name -> name + ".**").toList()
-                        : List.of();
-                return AllowListJdkSerializer.withJdkTypes(resourceLoader.getClassLoader(), packages);
-            }
             return new AllowListJdkSerializer(resourceLoader.getClassLoader(), allowed);
         }
         catch (IllegalArgumentException ex) {
