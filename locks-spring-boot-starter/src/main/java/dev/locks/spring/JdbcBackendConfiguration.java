@@ -8,14 +8,12 @@ import dev.locks.jdbc.JdbcComputeCache;
 import dev.locks.jdbc.JdbcLockRegistry;
 import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.ValueSerializer;
-import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -81,17 +79,15 @@ class JdbcBackendConfiguration {
             @Qualifier(SERIALIZER_BEAN_NAME) ValueSerializer serializer, ObjectProvider<LocksObserver> observers,
             ObjectProvider<LocksClock> clock, ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
         LocksProperties.Jdbc jdbc = properties.getJdbc();
-        return BuilderCustomizers.computeCache(customizers, JdbcComputeCache.builder(dataSource)
+        JdbcComputeCache.Builder builder = JdbcComputeCache.builder(dataSource)
                 .tablePrefix(jdbc.getTablePrefix())
                 .keyPrefix((properties.getKeyPrefix() != null) ? properties.getKeyPrefix() : "")
                 .serializer(serializer)
                 .connections(jdbc.getConnections())
                 .timeout(jdbc.getTimeout())
-                .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource))
-                .defaultOptions(properties.toComputeOptions())
-                .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList())))
-                .build();
+                .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource));
+        ComputeSettings.apply(builder, properties, observers, clock);
+        return BuilderCustomizers.computeCache(customizers, builder).build();
     }
 
     /**
@@ -104,14 +100,9 @@ class JdbcBackendConfiguration {
     @ConditionalOnMissingBean(name = SERIALIZER_BEAN_NAME)
     ValueSerializer locksJdbcSerializer(ResourceLoader resourceLoader, LocksProperties properties,
             BeanFactory beanFactory) {
-        List<String> allowed = AllowedClasses.patterns(properties.getJdbc().getSerialization(), beanFactory);
-        try {
-            return new JdkValueSerializer(resourceLoader.getClassLoader(), allowed);
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidConfigurationPropertyValueException("locks.jdbc.serialization.allowed-classes", allowed,
-                    ex.getMessage());
-        }
+        return AllowedClasses.serializer(properties.getJdbc().getSerialization(),
+                "locks.jdbc.serialization.allowed-classes", beanFactory,
+                allowed -> new JdkValueSerializer(resourceLoader.getClassLoader(), allowed));
     }
 
     /** {@code embedded}: only for an embedded database (H2, HSQLDB, Derby), so never for PostgreSQL. */

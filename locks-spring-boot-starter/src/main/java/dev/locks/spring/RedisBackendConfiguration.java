@@ -91,13 +91,11 @@ class RedisBackendConfiguration {
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
             ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers, BeanFactory beanFactory) {
         RedisConnectionFactory values = valuesConnectionFactory(connectionFactory, beanFactory);
-        return BuilderCustomizers.computeCache(customizers, RedisComputeCache.builder(values)
+        RedisComputeCache.Builder builder = RedisComputeCache.builder(values)
                 .keyPrefix(keyPrefix(properties))
-                .serializer(serializer)
-                .defaultOptions(properties.toComputeOptions())
-                .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList())))
-                .build();
+                .serializer(serializer);
+        ComputeSettings.apply(builder, properties, observers, clock);
+        return BuilderCustomizers.computeCache(customizers, builder).build();
     }
 
     /**
@@ -110,14 +108,9 @@ class RedisBackendConfiguration {
     @ConditionalOnMissingBean(name = SERIALIZER_BEAN_NAME)
     RedisSerializer<Object> locksRedisSerializer(ResourceLoader resourceLoader, LocksProperties properties,
             BeanFactory beanFactory) {
-        List<String> allowed = AllowedClasses.patterns(properties.getRedis().getSerialization(), beanFactory);
-        try {
-            return new AllowListJdkSerializer(resourceLoader.getClassLoader(), allowed);
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidConfigurationPropertyValueException("locks.redis.serialization.allowed-classes", allowed,
-                    ex.getMessage());
-        }
+        return AllowedClasses.serializer(properties.getRedis().getSerialization(),
+                "locks.redis.serialization.allowed-classes", beanFactory,
+                allowed -> new AllowListJdkSerializer(resourceLoader.getClassLoader(), allowed));
     }
 
     /** Warns at startup when the lock server may evict locks for memory. */
