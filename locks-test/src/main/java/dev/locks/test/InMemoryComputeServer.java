@@ -28,7 +28,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #node()} is one node's {@link RemoteComputeStore}, with the semantics its javadoc gives, step by step
  * (each method one atomic step under the server's lock). Values, compute locks and done records expire on the
  * server's {@link LocksClock}; notices go to every subscribed node, each on a thread of its own. It counts calls
- * (round trips), can lose notices, make a value unreadable, and be taken down to simulate an outage.
+ * (round trips), can lose notices, make a value unreadable, refuse to write a class of values, and be taken down
+ * to simulate an outage (and come back as it was, or empty).
  */
 public final class InMemoryComputeServer {
 
@@ -46,6 +47,7 @@ public final class InMemoryComputeServer {
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
     private volatile boolean down;
     private volatile boolean silent;
+    private volatile Class<?> unwritable;
 
     public InMemoryComputeServer(LocksClock clock) {
         this.clock = clock;
@@ -61,6 +63,14 @@ public final class InMemoryComputeServer {
         this.down = down;
     }
 
+    /** Ends an outage as a restart without persistence does: the server comes back up with no data. */
+    public synchronized void restart() {
+        values.clear();
+        misses.clear();
+        invalidated.clear();
+        down = false;
+    }
+
     /** While silent, notices are lost (a subscription that is down). */
     public void silent(boolean silent) {
         this.silent = silent;
@@ -72,6 +82,14 @@ public final class InMemoryComputeServer {
         if (stored != null) {
             values.put(key, new Value(UNREADABLE, stored.expiresNanos()));
         }
+    }
+
+    /**
+     * Values of {@code type} cannot be written (as a serializer refuses a class): {@code complete} with one throws
+     * an {@link IllegalArgumentException} and sends nothing.
+     */
+    public void refuse(Class<?> type) {
+        this.unwritable = type;
     }
 
     /** Whether a value of {@code key} is stored (unexpired). */
@@ -253,6 +271,10 @@ public final class InMemoryComputeServer {
 
         @Override
         public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
+            Class<?> refused = unwritable;
+            if (refused != null && refused.isInstance(value)) {
+                throw new IllegalArgumentException("cannot write a " + refused.getName());
+            }
             synchronized (InMemoryComputeServer.this) {
                 call("complete");
                 Record current = live(misses, key);
