@@ -67,7 +67,10 @@ public final class ComputeCallFlow {
         return events;
     }
 
-    /** {@link ComputeCache#fetchOrCompute(String, Duration, Supplier)}, with the defaults' compute timeout and wait time. */
+    /**
+     * {@link ComputeCache#fetchOrCompute(String, Duration, Supplier)}, with the defaults' compute timeout and wait
+     * time.
+     */
     public <V> V fetchOrCompute(String key, Duration ttl, Supplier<V> compute) {
         return fetch(key, ttl, null, compute);
     }

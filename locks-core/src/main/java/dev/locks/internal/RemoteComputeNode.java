@@ -35,8 +35,8 @@ import java.util.function.Supplier;
  *       notice that ends the miss, or until the lock's expiry, when it claims again and so takes over the
  *       miss if nobody finished it (with the first computer's hint), or once a {@link #POLL} in case a
  *       notice was lost;</li>
- *   <li>computing, it is timed here with its compute timeout, like its compute lock in the store: when it stalls, the
- *       flight's oldest waiter takes its place on this node and claims in its turn;</li>
+ *   <li>computing, it is timed here with its compute timeout, like its compute lock in the store: when it
+ *       stalls, the flight's oldest waiter takes its place on this node and claims in its turn;</li>
  *   <li>a caller that stops waiting (its wait time, an interrupt) passes the turn to the oldest waiter.</li>
  * </ol>
  * When a miss ends, the node that ended it settles its own flight with the value or exception object itself;
