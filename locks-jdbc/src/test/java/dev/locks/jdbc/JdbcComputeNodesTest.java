@@ -13,7 +13,16 @@ import dev.locks.jdbc.test.PostgresServerExtension;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -79,5 +88,50 @@ class JdbcComputeNodesTest extends ComputeNodesContract {
         assertThat(postgres.server().queryInstant("SELECT clock_timestamp()")).as("by the database's clock")
                 .isAfterOrEqualTo(expires);
         assertThat(a.fetchOrCompute("k", ttl, () -> "v" + computations.incrementAndGet())).isEqualTo("v2");
+    }
+
+    /** A stampede on many keys from both nodes at once: one computation per key, every caller gets its value. */
+    @Test
+    void concurrentMissesOfManyKeysOnBothNodesShouldComputeEachKeyOnce() throws Exception {
+        int keys = 10;
+        int threadsPerNode = 8;
+        Map<String, AtomicInteger> computations = new ConcurrentHashMap<>();
+        ExecutorService threads = Executors.newFixedThreadPool(2 * threadsPerNode);
+        try {
+            CountDownLatch gate = new CountDownLatch(1);
+            List<Future<Map<String, String>>> callers = new ArrayList<>();
+            for (int t = 0; t < 2 * threadsPerNode; t++) {
+                ComputeCache node = t % 2 == 0 ? a : b;
+                callers.add(threads.submit(() -> {
+                    gate.await();
+                    Map<String, String> got = new HashMap<>();
+                    for (int k = 0; k < keys; k++) {
+                        String key = "stampede:" + k;
+                        got.put(key, node.fetchOrCompute(key, TTL, () -> {
+                            int n = computations.computeIfAbsent(key, any -> new AtomicInteger()).incrementAndGet();
+                            sleep(50);
+                            return key + "#" + n;
+                        }));
+                    }
+                    return got;
+                }));
+            }
+            gate.countDown();
+            for (Future<Map<String, String>> caller : callers) {
+                Map<String, String> got = caller.get(60, TimeUnit.SECONDS);
+                got.forEach((key, value) -> assertThat(value).isEqualTo(key + "#1"));
+            }
+        } finally {
+            threads.shutdownNow();
+        }
+        assertThat(computations).hasSize(keys).allSatisfy((key, count) -> assertThat(count).hasValue(1));
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 }
