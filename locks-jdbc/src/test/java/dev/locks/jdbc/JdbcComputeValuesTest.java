@@ -2,9 +2,13 @@ package dev.locks.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
+import dev.locks.ComputeFailedException;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.contract.ComputeCacheCallers;
+import dev.locks.contract.ComputeCacheStall;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.spi.JdkValueSerializer;
 import java.io.ByteArrayOutputStream;
@@ -22,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -123,6 +128,32 @@ class JdbcComputeValuesTest {
         assertThat(postgres.server().queryLong("SELECT count(*) FROM locks_value WHERE value_key = '" + KEY + "'"))
                 .isZero();
         assertThat(cache.fetchOrCompute(KEY, TTL, () -> "next")).as("the next call computes again").isEqualTo("next");
+    }
+
+    @Test
+    void aValueThatCannotBeWrittenShouldFailTheMissOnTheOtherNodeToo() throws InterruptedException {
+        JdkValueSerializer jdkOnly = JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of());
+        JdbcComputeCache a = cache(jdkOnly);
+        JdbcComputeCache b = JdbcComputeCache.builder(postgres.server().dataSource()).serializer(jdkOnly).build();
+        caches.add(b);
+        await().atMost(Duration.ofSeconds(30)).until(() -> a.store().listenerConfirmations() > 0
+                && b.store().listenerConfirmations() > 0);
+        ComputeCacheCallers callers = new ComputeCacheCallers();
+        try {
+            ComputeCacheStall<Object> computation = ComputeCacheStall.returning(new Quote("ACME", BigDecimal.TEN));
+            Future<Object> computer = callers.start("alice", () -> a.fetchOrCompute(KEY, TTL, computation));
+            computation.awaitEntered();
+            Future<Object> otherNode = callers.start("bob", () -> b.fetchOrCompute(KEY, TTL, () -> "bob"));
+            ComputeCacheCallers.awaitWaiters(b, KEY, 1);
+
+            computation.release();
+
+            assertThat(ComputeCacheCallers.failure(computer)).isInstanceOf(IllegalArgumentException.class);
+            assertThat(ComputeCacheCallers.failure(otherNode)).isInstanceOfSatisfying(ComputeFailedException.class,
+                    failed -> assertThat(failed.originalClassName()).isEqualTo(IllegalArgumentException.class.getName()));
+        } finally {
+            callers.close();
+        }
     }
 
     private JdbcComputeCache cache(JdkValueSerializer serializer) {
