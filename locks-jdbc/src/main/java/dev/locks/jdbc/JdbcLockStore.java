@@ -46,7 +46,7 @@ final class JdbcLockStore implements RemoteLockStore {
     private final String renewSql;
     private final String scanSql;
     private final String getSql;
-    private ReleaseListener listener;
+    private NodeListener.Subscription listener;
 
     /** @param keyPrefix the start of every key as stored ({@code ""} for none): a namespace within the table */
     JdbcLockStore(DataSource dataSource, Schema schema, String keyPrefix, int connectionCount, int timeoutMillis,
@@ -247,7 +247,7 @@ final class JdbcLockStore implements RemoteLockStore {
         if (!notify) {
             return false;
         }
-        if (!ReleaseListener.driverPresent()) {
+        if (!NodeListener.driverPresent()) {
             LOG.log(Level.WARNING, "the PostgreSQL driver (org.postgresql:postgresql) is not on the classpath:"
                     + " lock waiters poll at their retry interval instead of listening for releases");
             return false;
@@ -260,9 +260,8 @@ final class JdbcLockStore implements RemoteLockStore {
                 released.accept(stored.substring(keyPrefix.length()));
             }
         };
-        listener = new ReleaseListener(dataSource, schema.channel(), timeoutMillis, ours, missed,
+        listener = NodeListener.listen(dataSource, timeoutMillis, schema.channel(), ours, missed,
                 connections::discardIdle);
-        listener.start();
         return true;
     }
 

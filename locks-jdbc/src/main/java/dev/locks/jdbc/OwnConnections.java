@@ -15,8 +15,8 @@ import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 
 /**
- * The registry's own connections: a few taken from the application's {@link DataSource} and kept, never
- * returned to its pool while the registry runs, so that the registry never waits for a connection that the
+ * A lock registry's or compute cache's own connections: a few taken from the application's {@link DataSource}
+ * and kept, never returned to its pool while it runs, so that it never waits for a connection that the
  * application's own transactions hold (a pool exhausted by callers that hold their transactions open while
  * they lock would otherwise deadlock), and never joins a caller's transaction. Each is in auto-commit: every
  * call is one transaction of its own.
@@ -123,7 +123,7 @@ final class OwnConnections implements AutoCloseable {
         try {
             for (;;) {
                 if (closed) {
-                    throw new SQLException("the lock registry's connections are closed", "08003");
+                    throw new SQLException("its own connections are closed (it was closed)", "08003");
                 }
                 Connection connection = idle.pollFirst();
                 if (connection != null) {
@@ -140,7 +140,7 @@ final class OwnConnections implements AutoCloseable {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new SQLTimeoutException("no connection of the lock registry's own within "
+                    throw new SQLTimeoutException("none of its own connections free within "
                             + timeoutMillis + " ms" + (lastFailure == null ? ""
                                     : " (last failure: " + lastFailure.getMessage() + ")"), "08001");
                 }
@@ -163,6 +163,8 @@ final class OwnConnections implements AutoCloseable {
         try {
             connection = dataSource.getConnection();
             connection.setAutoCommit(true);
+            // every function call decides on what it reads: each statement must see what committed before it
+            connection.setTransactionIsolation(Connection.TRANSACTION_READ_COMMITTED);
             connection.setNetworkTimeout(Runnable::run, timeoutMillis);
         } catch (SQLException | RuntimeException e) {
             failure = e instanceof SQLException sql ? sql : new SQLException(e.toString(), "08001", e);

@@ -51,6 +51,21 @@ final class Schema {
         return prefix + name;
     }
 
+    /** The compute cache's values. */
+    String valueTable() {
+        return prefix + "value";
+    }
+
+    /** The records of the compute cache's misses. */
+    String computeTable() {
+        return prefix + "compute";
+    }
+
+    /** The channel of the compute cache's notices. */
+    String computeChannel() {
+        return prefix + "computed";
+    }
+
     /** The channel of release notices. */
     String channel() {
         return prefix + "released";

@@ -1,6 +1,7 @@
 /**
- * The JDBC backend: keyed locks shared by every node of an application, in a table of the application's own
- * database (PostgreSQL), through its {@link javax.sql.DataSource}.
+ * The JDBC backend: keyed locks ({@link dev.locks.jdbc.JdbcLockRegistry}) and computed values
+ * ({@link dev.locks.jdbc.JdbcComputeCache}) shared by every node of an application, in tables of the
+ * application's own database (PostgreSQL), through its {@link javax.sql.DataSource}.
  *
  * <h2>In the database</h2>
  * The shipped schema {@code dev/locks/jdbc/schema-postgresql.sql} (every name starts with the table prefix,
@@ -12,7 +13,15 @@
  *   <li>{@code locks_acquire}, {@code locks_release}, {@code locks_renew}, {@code locks_force_release},
  *       {@code locks_purge}: the functions, one call per round trip, all-or-nothing;</li>
  *   <li>{@code locks_released}: the channel a release notifies, one notice per freed key that someone waits
- *       for (an uncontended release notifies nobody); each node listens once.</li>
+ *       for (an uncontended release notifies nobody);</li>
+ *   <li>{@code locks_value} and {@code locks_compute}: the compute cache's values ({@code bytea}, with their
+ *       expiry by the database's clock) and the record of each key's miss in flight (its compute lock), written
+ *       by {@code locks_compute_claim}, {@code locks_compute_complete}, {@code locks_compute_fail} and
+ *       {@code locks_compute_invalidate}, each under the key's advisory lock;</li>
+ *   <li>{@code locks_computed}: the channel on which the end of each miss, and each invalidation during one,
+ *       is told to every node.</li>
  * </ul>
+ * Each node listens on one connection per data source for both channels, shared by its registries and
+ * caches.
  */
 package dev.locks.jdbc;

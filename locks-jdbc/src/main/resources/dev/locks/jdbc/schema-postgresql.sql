@@ -1,8 +1,9 @@
--- The schema of dev.locks:locks-jdbc on PostgreSQL (10 or later; tested on 15): one table, one sequence, five functions.
+-- The schema of dev.locks:locks-jdbc on PostgreSQL (10 or later; tested on 15): the lock registry's table,
+-- sequence and five functions, and the compute cache's two tables and four functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
--- default prefix; for another one replace every "locks_" in this file by it (JdbcLockRegistry's
--- initializeSchema does that itself). The script is idempotent: it may run at every start.
+-- default prefix; for another one replace every "locks_" in this file by it (the builders' initializeSchema
+-- does that itself). The script is idempotent: it may run at every start.
 --
 -- Time is the database's (clock_timestamp()), never a node's: a lock is live while expires_at lies in the
 -- future, and every expiry is decided here. A lock is never written without expiry: an infinite lock timeout
@@ -139,4 +140,239 @@ BEGIN
         END IF;
     END LOOP;
     RETURN v_count;
+END $$;
+
+-- ---- The compute cache (JdbcComputeCache)
+--
+-- locks_value holds the computed values; locks_compute the record of each key's miss, which is also its
+-- compute lock: at most one row per key with invalidated = false (the current miss) and one with
+-- invalidated = true (a miss that was in flight when the key was invalidated: it goes on for its computers and
+-- waiters, but its result is not stored). A row whose expires_at has passed counts as absent everywhere: a
+-- miss being computed expires with its computer's compute timeout (a waiter then takes over), a miss that is
+-- done a few seconds later (so that a waiter whose notice was lost still learns a null result or a failure).
+-- Every function takes the key's transaction-scoped advisory lock first, so that the calls of one key run one
+-- after the other (as a script does on Redis); expired rows of other keys are removed a couple at a time by
+-- the calls that add rows, as their last step (SKIP LOCKED: they never wait for them). The end of a miss and
+-- an invalidation are told to every node on the channel locks_computed.
+
+CREATE TABLE IF NOT EXISTS locks_value (
+    value_key  text COLLATE "C" PRIMARY KEY,
+    value      bytea       NOT NULL,
+    stored_at  timestamptz NOT NULL,
+    expires_at timestamptz -- null: no expiry (a TTL of zero)
+);
+
+CREATE INDEX IF NOT EXISTS locks_value_expires_at ON locks_value (expires_at);
+
+CREATE TABLE IF NOT EXISTS locks_compute (
+    compute_key   text COLLATE "C" NOT NULL,
+    invalidated   boolean     NOT NULL,
+    miss_id       text        NOT NULL,
+    turn          int         NOT NULL, -- 0 for the first computer, then one more for each that took over
+    computer_id   text        NOT NULL,
+    computer_desc text        NOT NULL,
+    started_at    timestamptz NOT NULL, -- when the current computer took its turn
+    hint          text        NOT NULL, -- the first computer's
+    ttl_ms        bigint      NOT NULL, -- the TTL the miss began with (0: none)
+    state         text        NOT NULL CHECK (state IN ('computing', 'done')),
+    outcome       text        CHECK (outcome IN ('value', 'null', 'failed')),
+    class_name    text,
+    message       text,
+    value         bytea,                -- the value an invalidated miss ended with, for the waiters on other nodes
+    expires_at    timestamptz NOT NULL,
+    PRIMARY KEY (compute_key, invalidated)
+);
+
+CREATE INDEX IF NOT EXISTS locks_compute_expires_at ON locks_compute (expires_at);
+
+-- A caller of a missing key looks it up once more and, if it is still missing, becomes the computer of its
+-- miss (a new one, or the awaited one p_awaited, whose computer's turn p_turn ran out: the next turn, with
+-- that miss's hint and TTL) or learns whom to wait for. o_kind is
+--   'hit' (o_value), 'compute' (o_miss, o_turn, o_hint, o_ttl_ms),
+--   'wait' (o_miss, o_turn, o_hint, o_ttl_ms; o_left_ms until that computer's turn runs out, o_computer its
+--          description, o_started_at when it took its turn),
+--   'done': the awaited miss ended with o_outcome 'null' or 'failed' (o_class, o_message), or, invalidated
+--          meanwhile, with 'value' (o_value, not stored).
+CREATE OR REPLACE FUNCTION locks_compute_claim(p_key text, p_computer text, p_desc text, p_timeout_ms bigint,
+        p_new_miss text, p_hint text, p_ttl_ms bigint, p_awaited text, p_turn int, p_awaited_hint text,
+        p_awaited_ttl_ms bigint,
+        OUT o_kind text, OUT o_value bytea, OUT o_miss text, OUT o_turn int, OUT o_hint text, OUT o_ttl_ms bigint,
+        OUT o_left_ms bigint, OUT o_computer text, OUT o_started_at timestamptz, OUT o_outcome text,
+        OUT o_class text, OUT o_message text) LANGUAGE plpgsql AS $$
+DECLARE
+    v_now     timestamptz;
+    v_waiting boolean := false;
+    r         locks_compute;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
+    v_now := clock_timestamp();
+    SELECT v.value INTO o_value FROM locks_value v
+    WHERE v.value_key = p_key AND (v.expires_at IS NULL OR v.expires_at > v_now);
+    IF FOUND THEN
+        o_kind := 'hit';
+        RETURN;
+    END IF;
+    IF p_awaited <> '' THEN
+        SELECT * INTO r FROM locks_compute c
+        WHERE c.compute_key = p_key AND c.invalidated AND c.expires_at > v_now AND c.miss_id = p_awaited;
+        IF FOUND THEN
+            IF r.state <> 'computing' THEN
+                o_kind := 'done';
+                o_outcome := r.outcome;
+                o_value := r.value;
+                o_class := r.class_name;
+                o_message := r.message;
+                RETURN;
+            END IF;
+            v_waiting := true;
+        END IF;
+    END IF;
+    IF NOT v_waiting THEN
+        SELECT * INTO r FROM locks_compute c WHERE c.compute_key = p_key AND NOT c.invalidated AND c.expires_at > v_now;
+        IF FOUND THEN
+            IF r.state = 'computing' AND r.computer_id = p_computer THEN
+                -- this very claim, made again after its answer was lost with its connection: it computes
+                o_kind := 'compute';
+                o_miss := r.miss_id;
+                o_turn := r.turn;
+                o_hint := r.hint;
+                o_ttl_ms := r.ttl_ms;
+                RETURN;
+            ELSIF r.state = 'computing' THEN
+                v_waiting := true;
+            ELSIF r.miss_id = p_awaited AND r.outcome <> 'value' THEN
+                o_kind := 'done';
+                o_outcome := r.outcome;
+                o_class := r.class_name;
+                o_message := r.message;
+                RETURN;
+            END IF;
+            -- done, and its value is gone (expired, invalidated) or it is not the miss the caller waited for
+        ELSIF p_awaited <> '' THEN
+            -- the computer of the awaited miss timed out: the caller takes its turn, with the miss's first hint
+            o_miss := p_awaited;
+            o_turn := p_turn + 1;
+            o_hint := p_awaited_hint;
+            o_ttl_ms := p_awaited_ttl_ms;
+        END IF;
+    END IF;
+    IF v_waiting THEN
+        o_kind := 'wait';
+        o_miss := r.miss_id;
+        o_turn := r.turn;
+        o_hint := r.hint;
+        o_ttl_ms := r.ttl_ms;
+        o_left_ms := ceil(extract(epoch FROM r.expires_at - v_now) * 1000)::bigint;
+        o_computer := r.computer_desc;
+        o_started_at := r.started_at;
+        RETURN;
+    END IF;
+    IF o_miss IS NULL THEN
+        o_miss := p_new_miss;
+        o_turn := 0;
+        o_hint := p_hint;
+        o_ttl_ms := p_ttl_ms;
+    END IF;
+    INSERT INTO locks_compute AS c (compute_key, invalidated, miss_id, turn, computer_id, computer_desc, started_at,
+            hint, ttl_ms, state, outcome, class_name, message, value, expires_at)
+    VALUES (p_key, false, o_miss, o_turn, p_computer, p_desc, v_now, o_hint, o_ttl_ms, 'computing', NULL, NULL, NULL,
+            NULL, v_now + p_timeout_ms * interval '1 millisecond')
+    ON CONFLICT (compute_key, invalidated) DO UPDATE
+        SET miss_id = excluded.miss_id, turn = excluded.turn, computer_id = excluded.computer_id,
+            computer_desc = excluded.computer_desc, started_at = excluded.started_at, hint = excluded.hint,
+            ttl_ms = excluded.ttl_ms, state = excluded.state, outcome = NULL, class_name = NULL, message = NULL,
+            value = NULL, expires_at = excluded.expires_at;
+    o_kind := 'compute';
+    DELETE FROM locks_compute c USING (
+        SELECT e.compute_key, e.invalidated FROM locks_compute e WHERE e.expires_at <= v_now
+        LIMIT 2 FOR UPDATE SKIP LOCKED) old
+    WHERE c.compute_key = old.compute_key AND c.invalidated = old.invalidated AND c.expires_at <= v_now;
+END $$;
+
+-- Settles the miss p_miss with its first successful completion, from any of its computers (the current one or
+-- one whose turn ran out): stores the value unless p_outcome is 'null', with a TTL of p_ttl_ms (0: none; -1:
+-- the TTL the miss began with), marks the miss done for p_grace_ms and notifies p_notice. A miss whose key was
+-- invalidated while it ran is settled the same way but stores nothing (its value stays in its record for the
+-- grace period, for the waiters on other nodes), and notifies p_unstored_notice. Returns 1 if this completion
+-- settled the miss and stored its value, 2 if it settled an invalidated miss, 0 (changing nothing) if the miss
+-- is over or unknown.
+CREATE OR REPLACE FUNCTION locks_compute_complete(p_key text, p_miss text, p_outcome text, p_value bytea,
+        p_ttl_ms bigint, p_grace_ms bigint, p_notice text, p_unstored_notice text) RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    v_now timestamptz;
+    v_ttl bigint;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
+    v_now := clock_timestamp();
+    UPDATE locks_compute c SET state = 'done', outcome = p_outcome, expires_at = v_now + p_grace_ms * interval '1 millisecond'
+    WHERE c.compute_key = p_key AND NOT c.invalidated AND c.miss_id = p_miss AND c.state = 'computing'
+      AND c.expires_at > v_now
+    RETURNING c.ttl_ms INTO v_ttl;
+    IF NOT FOUND THEN
+        UPDATE locks_compute c SET state = 'done', outcome = p_outcome, value = p_value,
+            expires_at = v_now + p_grace_ms * interval '1 millisecond'
+        WHERE c.compute_key = p_key AND c.invalidated AND c.miss_id = p_miss AND c.state = 'computing'
+          AND c.expires_at > v_now;
+        IF NOT FOUND THEN
+            RETURN 0;
+        END IF;
+        PERFORM pg_notify('locks_computed', p_unstored_notice);
+        RETURN 2;
+    END IF;
+    IF p_outcome = 'value' THEN
+        IF p_ttl_ms >= 0 THEN
+            v_ttl := p_ttl_ms;
+        END IF;
+        INSERT INTO locks_value AS v (value_key, value, stored_at, expires_at)
+        VALUES (p_key, p_value, v_now, CASE WHEN v_ttl > 0 THEN v_now + v_ttl * interval '1 millisecond' END)
+        ON CONFLICT (value_key) DO UPDATE
+            SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at;
+    END IF;
+    PERFORM pg_notify('locks_computed', p_notice);
+    DELETE FROM locks_value v USING (
+        SELECT e.value_key FROM locks_value e WHERE e.expires_at <= v_now LIMIT 2 FOR UPDATE SKIP LOCKED) old
+    WHERE v.value_key = old.value_key AND v.expires_at <= v_now;
+    RETURN 1;
+END $$;
+
+-- Ends the miss p_miss with its current computer's failure (p_computer must hold the current turn): stores
+-- nothing, marks the miss done for p_grace_ms and notifies p_notice. An invalidated miss fails the same way.
+-- Whether the miss ended (false, changing nothing, for a computer whose turn ran out or a miss that is over).
+CREATE OR REPLACE FUNCTION locks_compute_fail(p_key text, p_miss text, p_computer text, p_class text,
+        p_message text, p_grace_ms bigint, p_notice text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    v_now timestamptz;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
+    v_now := clock_timestamp();
+    UPDATE locks_compute c SET state = 'done', outcome = 'failed', class_name = p_class, message = p_message,
+        expires_at = v_now + p_grace_ms * interval '1 millisecond'
+    WHERE c.compute_key = p_key AND c.miss_id = p_miss AND c.computer_id = p_computer AND c.state = 'computing'
+      AND c.expires_at > v_now;
+    IF NOT FOUND THEN
+        RETURN false;
+    END IF;
+    PERFORM pg_notify('locks_computed', p_notice);
+    RETURN true;
+END $$;
+
+-- Removes the value of p_key and takes its miss in flight, if any, out of the way in one step: a caller that
+-- claims after this starts a new miss, while the old one goes on for its computers and waiters, and its
+-- completion stores nothing. Notifies p_notice (other nodes start new misses for later callers) and returns
+-- true if a miss was in flight.
+CREATE OR REPLACE FUNCTION locks_compute_invalidate(p_key text, p_notice text) RETURNS boolean LANGUAGE plpgsql AS $$
+DECLARE
+    v_now timestamptz;
+BEGIN
+    PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
+    v_now := clock_timestamp();
+    DELETE FROM locks_value WHERE value_key = p_key;
+    IF NOT EXISTS (SELECT 1 FROM locks_compute c WHERE c.compute_key = p_key AND NOT c.invalidated
+            AND c.state = 'computing' AND c.expires_at > v_now) THEN
+        RETURN false;
+    END IF;
+    DELETE FROM locks_compute WHERE compute_key = p_key AND invalidated;
+    UPDATE locks_compute SET invalidated = true WHERE compute_key = p_key AND NOT invalidated;
+    PERFORM pg_notify('locks_computed', p_notice);
+    RETURN true;
 END $$;

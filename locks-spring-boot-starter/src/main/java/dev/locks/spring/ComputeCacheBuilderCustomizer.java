@@ -3,7 +3,8 @@ package dev.locks.spring;
 /**
  * Adjusts the builder of the {@code ComputeCache} that the starter auto-configures (see
  * {@link LockRegistryBuilderCustomizer}, which it mirrors): {@code B} is
- * {@code dev.locks.local.LocalComputeCache.Builder} or {@code dev.locks.redis.RedisComputeCache.Builder}, a
+ * {@code dev.locks.local.LocalComputeCache.Builder}, {@code dev.locks.redis.RedisComputeCache.Builder} or
+ * {@code dev.locks.jdbc.JdbcComputeCache.Builder}, a
  * customizer of another type is skipped, and customizers run last, in
  * {@link org.springframework.core.annotation.Order @Order}.
  *

@@ -4,22 +4,27 @@ import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
+import dev.locks.jdbc.JdbcComputeCache;
 import dev.locks.jdbc.JdbcLockRegistry;
-import dev.locks.local.LocalComputeCache;
+import dev.locks.spi.JdkValueSerializer;
+import dev.locks.spi.ValueSerializer;
 import javax.sql.DataSource;
+import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
 /**
  * The JDBC backend, from {@code dev.locks:locks-jdbc}, on the application's own {@link DataSource}
- * ({@code spring.datasource.*}): locks shared by every node that uses the same database and
+ * ({@code spring.datasource.*}): locks and computed values shared by every node that uses the same database and
  * {@code locks.jdbc.table-prefix} (and {@code locks.key-prefix}, {@code ""} by default: a namespace within the
- * table).
+ * tables).
  *
  * <ul>
  *   <li>The registry is built from {@link LocksProperties} as the other backends' are ({@link RegistrySettings}),
@@ -30,7 +35,14 @@ import org.springframework.util.ClassUtils;
  *   <li>The registry takes a few connections of the data source and keeps them (its own short transactions,
  *       never the caller's); on shutdown, which comes before the data source closes (it depends on it), it
  *       releases this node's locks and gives them back.</li>
- *   <li>The {@link ComputeCache} is the local one for now: computed values are per node under jdbc.</li>
+ *   <li>The {@link ComputeCache} is a {@link JdbcComputeCache} on the same data source and table prefix, built
+ *       from {@link LocksProperties} as the other backends' are, then {@link ComputeCacheBuilderCustomizer} beans
+ *       of its builder: one computer per missing key across all nodes, values in the database. It keeps
+ *       {@code locks.jdbc.connections} connections of its own too, and shares the node's listening connection
+ *       with the registry. Computed values are written through the {@code ValueSerializer} bean named
+ *       {@value #SERIALIZER_BEAN_NAME}, by default JDK serialization with an allow-list
+ *       ({@link JdkValueSerializer}, {@code locks.jdbc.serialization.allowed-classes}; values must be
+ *       {@link java.io.Serializable}); an application replaces it by defining its own bean of that name.</li>
  * </ul>
  *
  * <p>Only classes of locks-jdbc appear in this class, and it is read only when locks-jdbc is on the classpath.
@@ -39,6 +51,9 @@ import org.springframework.util.ClassUtils;
 @ConditionalOnClass(name = BackendSelection.JDBC_REGISTRY_CLASS)
 @ConditionalOnLocksBackend(LocksBackend.JDBC)
 class JdbcBackendConfiguration {
+
+    /** The name of the serializer bean of computed values, which the application may define itself. */
+    static final String SERIALIZER_BEAN_NAME = "locksJdbcSerializer";
 
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(LockRegistry.class)
@@ -58,12 +73,36 @@ class JdbcBackendConfiguration {
         return BuilderCustomizers.lockRegistry(customizers, builder).build();
     }
 
-    /** The local compute cache: values are per node under jdbc until the JDBC compute cache exists. */
-    @Bean
+    @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean(ComputeCache.class)
-    LocalComputeCache computeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
+    JdbcComputeCache computeCache(DataSource dataSource, LocksProperties properties,
+            @Qualifier(SERIALIZER_BEAN_NAME) ValueSerializer serializer, ObjectProvider<LocksObserver> observers,
             ObjectProvider<LocksClock> clock, ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
-        return LocalBackendConfiguration.localComputeCache(properties, observers, clock, customizers);
+        LocksProperties.Jdbc jdbc = properties.getJdbc();
+        JdbcComputeCache.Builder builder = JdbcComputeCache.builder(dataSource)
+                .tablePrefix(jdbc.getTablePrefix())
+                .keyPrefix((properties.getKeyPrefix() != null) ? properties.getKeyPrefix() : "")
+                .serializer(serializer)
+                .connections(jdbc.getConnections())
+                .timeout(jdbc.getTimeout())
+                .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource));
+        ComputeSettings.apply(builder, properties, observers, clock);
+        return BuilderCustomizers.computeCache(customizers, builder).build();
+    }
+
+    /**
+     * JDK serialization with the application's class loader that never instantiates a class outside
+     * {@code locks.jdbc.serialization.allowed-classes} (by default the application's auto-configuration packages
+     * and the JDK's value types), with limits on depth, references and bytes; the application's bean of this name
+     * wins.
+     */
+    @Bean(SERIALIZER_BEAN_NAME)
+    @ConditionalOnMissingBean(name = SERIALIZER_BEAN_NAME)
+    ValueSerializer locksJdbcSerializer(ResourceLoader resourceLoader, LocksProperties properties,
+            BeanFactory beanFactory) {
+        return AllowedClasses.serializer(properties.getJdbc().getSerialization(),
+                "locks.jdbc.serialization.allowed-classes", beanFactory,
+                allowed -> new JdkValueSerializer(resourceLoader.getClassLoader(), allowed));
     }
 
     /** {@code embedded}: only for an embedded database (H2, HSQLDB, Derby), so never for PostgreSQL. */

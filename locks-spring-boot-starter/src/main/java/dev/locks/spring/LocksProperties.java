@@ -440,7 +440,7 @@ public class LocksProperties implements InitializingBean {
         }
     }
 
-    /** The default serializer of computed values on Redis: JDK serialization with an allow-list. */
+    /** The default serializer of computed values on Redis or JDBC: JDK serialization with an allow-list. */
     public static class Serialization {
 
         /**
@@ -475,11 +475,14 @@ public class LocksProperties implements InitializingBean {
         /** Whether to wake JDBC waiters by LISTEN/NOTIFY on release (else they poll at the retry interval). */
         private boolean notify = true;
 
-        /** How many connections the registry takes from the DataSource and keeps (besides its listening one). */
+        /** How many connections the lock registry, and the compute cache as many, take from the DataSource and keep (besides the one listening connection they share). */
         private int connections = 2;
 
-        /** The longest round trip, or wait for one of the registry's connections, before LockUnavailableException. */
+        /** The longest round trip, or wait for one of the registry's or cache's connections, before LockUnavailableException. */
         private Duration timeout = Duration.ofSeconds(5);
+
+        /** How the default {@code locksJdbcSerializer} reads computed values back. */
+        private final Serialization serialization = new Serialization();
 
         void check() {
             if (tablePrefix == null || !tablePrefix.matches("[a-z_][a-z0-9_]{0,39}")) {
@@ -547,6 +550,10 @@ public class LocksProperties implements InitializingBean {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+
+        public Serialization getSerialization() {
+            return serialization;
         }
     }
 

@@ -12,7 +12,6 @@ import java.util.List;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Qualifier;
-import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -92,13 +91,11 @@ class RedisBackendConfiguration {
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
             ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers, BeanFactory beanFactory) {
         RedisConnectionFactory values = valuesConnectionFactory(connectionFactory, beanFactory);
-        return BuilderCustomizers.computeCache(customizers, RedisComputeCache.builder(values)
+        RedisComputeCache.Builder builder = RedisComputeCache.builder(values)
                 .keyPrefix(keyPrefix(properties))
-                .serializer(serializer)
-                .defaultOptions(properties.toComputeOptions())
-                .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList())))
-                .build();
+                .serializer(serializer);
+        ComputeSettings.apply(builder, properties, observers, clock);
+        return BuilderCustomizers.computeCache(customizers, builder).build();
     }
 
     /**
@@ -111,20 +108,9 @@ class RedisBackendConfiguration {
     @ConditionalOnMissingBean(name = SERIALIZER_BEAN_NAME)
     RedisSerializer<Object> locksRedisSerializer(ResourceLoader resourceLoader, LocksProperties properties,
             BeanFactory beanFactory) {
-        List<String> allowed = properties.getRedis().getSerialization().getAllowedClasses();
-        try {
-            if (allowed.isEmpty()) {
-                List<String> packages = AutoConfigurationPackages.has(beanFactory)
-                        ? AutoConfigurationPackages.get(beanFactory).stream().map(name -> name + ".**").toList()
-                        : List.of();
-                return AllowListJdkSerializer.withJdkTypes(resourceLoader.getClassLoader(), packages);
-            }
-            return new AllowListJdkSerializer(resourceLoader.getClassLoader(), allowed);
-        }
-        catch (IllegalArgumentException ex) {
-            throw new InvalidConfigurationPropertyValueException("locks.redis.serialization.allowed-classes", allowed,
-                    ex.getMessage());
-        }
+        return AllowedClasses.serializer(properties.getRedis().getSerialization(),
+                "locks.redis.serialization.allowed-classes", beanFactory,
+                allowed -> new AllowListJdkSerializer(resourceLoader.getClassLoader(), allowed));
     }
 
     /** Warns at startup when the lock server may evict locks for memory. */

@@ -3,6 +3,7 @@ package dev.locks.spring;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.spring.actuate.LocksHealthContributorAutoConfiguration;
@@ -46,6 +47,9 @@ class JdbcBackendActuateTests {
             context.getBean(LockRegistry.class).acquire(List.of("account:1")).close();
             MeterRegistry meters = context.getBean(MeterRegistry.class);
             assertThat(meters.get("locks.acquire").tags("backend", "jdbc", "result", "acquired").timer().count())
+                    .isOne();
+            context.getBean(ComputeCache.class).fetchOrCompute("quote:1", Duration.ofMinutes(1), () -> "v");
+            assertThat(meters.get("locks.compute").tags("backend", "jdbc", "outcome", "computed").timer().count())
                     .isOne();
         });
     }

@@ -4,18 +4,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.locks.ComputeCache;
+import dev.locks.ComputeOptions;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.LockUnavailableException;
+import dev.locks.jdbc.JdbcComputeCache;
 import dev.locks.jdbc.JdbcLockRegistry;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.local.LocalComputeCache;
 import dev.locks.local.LocalLockRegistry;
+import dev.locks.spi.JdkValueSerializer;
+import dev.locks.spi.ValueSerializer;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,19 +52,80 @@ class JdbcBackendConfigurationTests {
     }
 
     @Test
-    void locksBackendJdbcShouldGiveTheJdbcRegistryAndTheLocalComputeCache(CapturedOutput output) {
+    void locksBackendJdbcShouldGiveTheJdbcRegistryAndTheJdbcComputeCache(CapturedOutput output) {
         withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.initialize-schema=always")
                 .run(context -> {
                     assertThat(context).hasSingleBean(JdbcLockRegistry.class).doesNotHaveBean(LocalLockRegistry.class)
-                            .hasSingleBean(LocalComputeCache.class);
+                            .hasSingleBean(JdbcComputeCache.class).doesNotHaveBean(LocalComputeCache.class);
                     LockRegistry registry = context.getBean(LockRegistry.class);
                     assertThat(registry.backend()).isEqualTo("jdbc");
                     try (Lease lease = registry.acquire(List.of("k"))) {
                         assertThat(registry.heldLock("k")).isPresent();
                     }
                     ComputeCache cache = context.getBean(ComputeCache.class);
+                    assertThat(cache.backend()).isEqualTo("jdbc");
                     assertThat(cache.fetchOrCompute("v", Duration.ofMinutes(1), () -> "computed")).isEqualTo("computed");
+                    assertThat(server.server().queryLong("SELECT count(*) FROM locks_value WHERE value_key = 'v'"))
+                            .as("stored in the database").isEqualTo(1);
                     assertThat(output).contains("Locks backend: jdbc (locks.backend=jdbc)");
+                });
+    }
+
+    /** Two applications on one database are two nodes: one computes, the other finds the value; invalidation crosses. */
+    @Test
+    void twoNodesShouldShareComputedValuesAndInvalidations() {
+        ApplicationContextRunner node = withDataSource().withPropertyValues("locks.backend=jdbc",
+                "locks.jdbc.initialize-schema=always", "locks.key-prefix=shop:");
+        AtomicInteger computed = new AtomicInteger();
+        node.run(a -> node.run(b -> {
+            ComputeCache first = a.getBean(ComputeCache.class);
+            ComputeCache second = b.getBean(ComputeCache.class);
+            assertThat(first).isNotSameAs(second);
+            Duration ttl = Duration.ofMinutes(1);
+
+            assertThat(first.fetchOrCompute("price:1", ttl, () -> "v" + computed.incrementAndGet())).isEqualTo("v1");
+            assertThat(second.fetchOrCompute("price:1", ttl, () -> "v" + computed.incrementAndGet())).isEqualTo("v1");
+            second.invalidate("price:1");
+            assertThat(first.fetchOrCompute("price:1", ttl, () -> "v" + computed.incrementAndGet())).isEqualTo("v2");
+            assertThat(server.server().queryLong("SELECT count(*) FROM locks_value WHERE value_key = 'shop:price:1'"))
+                    .isEqualTo(1);
+        }));
+    }
+
+    @Test
+    void computeCacheCustomizersOfTheJdbcBuilderShouldApply() {
+        withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.initialize-schema=always")
+                .withBean("shortTtl", ComputeCacheBuilderCustomizer.class,
+                        () -> (ComputeCacheBuilderCustomizer<JdbcComputeCache.Builder>) builder -> builder
+                                .defaultOptions(ComputeOptions.defaults().withTtl(Duration.ofSeconds(7))))
+                .run(context -> assertThat(context.getBean(ComputeCache.class).defaultOptions().ttl())
+                        .isEqualTo(Duration.ofSeconds(7)));
+    }
+
+    @Test
+    void theApplicationsOwnComputeCacheAndSerializerShouldWin() {
+        withDataSource().withPropertyValues("locks.backend=jdbc")
+                .withBean(ComputeCache.class, () -> LocalComputeCache.builder().build())
+                .run(context -> assertThat(context).doesNotHaveBean(JdbcComputeCache.class)
+                        .hasSingleBean(ComputeCache.class));
+        ValueSerializer own = JdkValueSerializer.withJdkTypes(null, List.of("com.example.*"));
+        withDataSource().withPropertyValues("locks.backend=jdbc")
+                .withBean(JdbcBackendConfiguration.SERIALIZER_BEAN_NAME, ValueSerializer.class, () -> own)
+                .run(context -> assertThat(context.getBean(JdbcBackendConfiguration.SERIALIZER_BEAN_NAME))
+                        .isSameAs(own));
+    }
+
+    @Test
+    void theDefaultSerializerShouldAllowTheConfiguredClassesOnly() {
+        withDataSource().withPropertyValues("locks.backend=jdbc",
+                "locks.jdbc.serialization.allowed-classes=com.example.Quote,java.lang.*")
+                .run(context -> assertThat(context.getBean(JdbcBackendConfiguration.SERIALIZER_BEAN_NAME,
+                        JdkValueSerializer.class).allowedClasses()).containsExactly("com.example.Quote", "java.lang.*"));
+        withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.serialization.allowed-classes=!*")
+                .run(context -> {
+                    assertThat(context).hasFailed();
+                    assertThat(StartupFailures.analyze(context.getStartupFailure()).getDescription())
+                            .contains("locks.jdbc.serialization.allowed-classes");
                 });
     }
 

@@ -24,6 +24,7 @@ public final class CountingDataSource implements DataSource {
 
     private final DataSource target;
     private final List<String> executed = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
 
     public CountingDataSource(DataSource target) {
         this.target = target;
@@ -32,6 +33,11 @@ public final class CountingDataSource implements DataSource {
     /** The SQL of every statement executed so far, in order. */
     public List<String> executed() {
         return List.copyOf(executed);
+    }
+
+    /** How many connections were taken from it so far. */
+    public int opened() {
+        return opened.get();
     }
 
     public void reset() {
@@ -49,6 +55,7 @@ public final class CountingDataSource implements DataSource {
     }
 
     private Connection wrap(Connection connection) {
+        opened.incrementAndGet();
         return proxy(Connection.class, connection, (method, args) -> {
             Object result = method.invoke(connection, args);
             if (result instanceof PreparedStatement prepared) {

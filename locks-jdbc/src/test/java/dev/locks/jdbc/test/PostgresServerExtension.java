@@ -11,8 +11,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * One {@link PostgresServer} per test class, started before its first test and stopped after its last. Before
- * each test the server is running (restarted if a test stopped it) and holds no lock of an earlier test
- * (every table {@code <prefix>lock} emptied). Register it as
+ * each test the server is running (restarted if a test stopped it) and holds no lock, value or computation
+ * of an earlier test (every table {@code <prefix>lock}, {@code <prefix>value} and {@code <prefix>compute} emptied). Register it as
  * <pre>{@code @RegisterExtension static final PostgresServerExtension postgres = new PostgresServerExtension();}</pre>
  */
 public final class PostgresServerExtension implements BeforeAllCallback, BeforeEachCallback, AfterAllCallback {
@@ -33,7 +33,8 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
         }
         try (Connection connection = server.connect(); Statement statement = connection.createStatement()) {
             statement.execute("DO $$ DECLARE t text; BEGIN FOR t IN SELECT tablename FROM pg_tables"
-                    + " WHERE schemaname = 'public' AND tablename LIKE '%lock' LOOP"
+                    + " WHERE schemaname = 'public' AND (tablename LIKE '%lock' OR tablename LIKE '%\\_value'"
+                    + " OR tablename LIKE '%\\_compute') LOOP"
                     + " EXECUTE 'TRUNCATE ' || quote_ident(t); END LOOP; END $$");
         }
     }

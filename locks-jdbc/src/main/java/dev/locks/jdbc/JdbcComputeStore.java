@@ -1,0 +1,313 @@
+package dev.locks.jdbc;
+
+import dev.locks.ComputeFailedException;
+import dev.locks.ComputeOutcome;
+import dev.locks.LockUnavailableException;
+import dev.locks.spi.RemoteComputeStore;
+import dev.locks.spi.ValueSerializer;
+import java.lang.System.Logger.Level;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.util.Objects;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+
+/**
+ * The {@link RemoteComputeStore} on PostgreSQL: values in {@code <prefix>value}, the records of misses in
+ * {@code <prefix>compute}, written only by the functions of the shipped schema ({@value Schema#SCRIPT}) on
+ * connections of the cache's own ({@link OwnConnections}, never the caller's transaction), each step one
+ * statement in a transaction of its own, atomic per key (the functions take the key's advisory lock). Every
+ * expiry and timestamp is the database's ({@code clock_timestamp()}).
+ *
+ * <p>Round trips: one per method. Notices go out with the step that sends them ({@code pg_notify} in its
+ * transaction, delivered on commit) on the channel {@code <prefix>computed}, and come in on the node's one
+ * listening connection ({@link NodeListener}), which the lock registries on the same data source share.
+ */
+final class JdbcComputeStore implements RemoteComputeStore {
+
+    private static final System.Logger LOG = System.getLogger(JdbcComputeStore.class.getName());
+
+    /** How long the record of a miss that is done stays. */
+    static final Duration DONE_GRACE = Duration.ofSeconds(5);
+
+    /** The longest TTL or compute timeout written (100 years): beyond, the database's timestamps overflow. */
+    private static final long MAX_MILLIS = Duration.ofDays(36_525).toMillis();
+
+    private final DataSource dataSource;
+    private final Schema schema;
+    private final String keyPrefix;
+    private final ValueSerializer serializer;
+    private final OwnConnections connections;
+    private final int timeoutMillis;
+    private final String getSql;
+    private final String discardSql;
+    private final String invalidatedSql;
+    private final String claimSql;
+    private final String completeSql;
+    private final String failSql;
+    private final String invalidateSql;
+    private volatile Listener listener;
+    private NodeListener.Subscription subscription;
+
+    /** @param keyPrefix the start of every key as stored ({@code ""} for none): a namespace within the tables */
+    JdbcComputeStore(DataSource dataSource, Schema schema, String keyPrefix, ValueSerializer serializer,
+            int connectionCount, int timeoutMillis) {
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.schema = schema;
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+        this.serializer = Objects.requireNonNull(serializer, "serializer");
+        this.timeoutMillis = timeoutMillis;
+        this.connections = new OwnConnections(dataSource, connectionCount, timeoutMillis);
+        this.getSql = "SELECT value FROM " + schema.valueTable()
+                + " WHERE value_key = ? AND (expires_at IS NULL OR expires_at > clock_timestamp())";
+        this.discardSql = "DELETE FROM " + schema.valueTable() + " WHERE value_key = ? AND value = ?";
+        this.invalidatedSql = "SELECT value FROM " + schema.computeTable() + " WHERE compute_key = ? AND invalidated"
+                + " AND miss_id = ? AND outcome = 'value' AND expires_at > clock_timestamp()";
+        this.claimSql = "SELECT o_kind, o_value, o_miss, o_turn, o_hint, o_ttl_ms, o_left_ms, o_computer, o_started_at,"
+                + " o_outcome, o_class, o_message FROM " + schema.function("compute_claim")
+                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        this.completeSql = "SELECT " + schema.function("compute_complete") + "(?, ?, ?, ?, ?, ?, ?, ?)";
+        this.failSql = "SELECT " + schema.function("compute_fail") + "(?, ?, ?, ?, ?, ?, ?)";
+        this.invalidateSql = "SELECT " + schema.function("compute_invalidate") + "(?, ?)";
+        connections.prewarm();
+    }
+
+    /** The cache's own connections (tests). */
+    OwnConnections connections() {
+        return connections;
+    }
+
+    /** How many times the node's listening connection began listening for this store (tests); 0 without one. */
+    synchronized int listenerConfirmations() {
+        return subscription == null ? 0 : subscription.confirmations();
+    }
+
+    @Override
+    public Object get(String key) {
+        byte[] stored = call(() -> "read '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(getSql)) {
+                statement.setString(1, stored(key));
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next() ? row.getBytes(1) : null;
+                }
+            }
+        });
+        return stored == null ? null : readable(key, stored);
+    }
+
+    @Override
+    public void invalidate(String node, String key) {
+        String notice = ComputeNotices.encode(Notice.invalidated(node, key), stored(key));
+        call(() -> "invalidate '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(invalidateSql)) {
+                statement.setString(1, stored(key));
+                statement.setString(2, notice);
+                return single(statement).getBoolean(1);
+            }
+        });
+    }
+
+    @Override
+    public Object invalidatedValue(String key, String missId) {
+        byte[] stored = call(() -> "read the value of '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(invalidatedSql)) {
+                statement.setString(1, stored(key));
+                statement.setString(2, missId);
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next() ? row.getBytes(1) : null;
+                }
+            }
+        });
+        return stored == null ? null : deserialize(key, stored);
+    }
+
+    @Override
+    public Claim claim(String key, Claimant claimant, Miss awaited) {
+        ClaimRow row = call(() -> "claim the computation of '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(claimSql)) {
+                statement.setString(1, stored(key));
+                statement.setString(2, claimant.computer());
+                statement.setString(3, claimant.description());
+                statement.setLong(4, Math.max(1, millis(claimant.computeTimeout())));
+                statement.setString(5, claimant.newMiss());
+                statement.setString(6, claimant.hint());
+                statement.setLong(7, millis(claimant.ttl()));
+                statement.setString(8, awaited == null ? "" : awaited.id());
+                statement.setInt(9, awaited == null ? 0 : awaited.turn());
+                statement.setString(10, awaited == null ? "" : awaited.hint());
+                statement.setLong(11, awaited == null ? 0 : awaited.ttlMillis());
+                return ClaimRow.of(single(statement));
+            }
+        });
+        return switch (row.kind()) {
+            case "hit" -> {
+                Object value = readable(key, row.value());
+                yield value == null ? claim(key, claimant, awaited) : new Claim.Hit(value);
+            }
+            case "compute" -> new Claim.Compute(row.miss(), new Ticket(row.miss().id(), row.miss().turn(),
+                    claimant.computer()));
+            case "wait" -> new Claim.Wait(row.miss(), row.leftMillis(), row.computer(), row.startedAt().toInstant());
+            case "done" -> new Claim.Done(switch (row.outcome()) {
+                case "failed" -> new ComputeOutcome.Failed(new ComputeFailedException(key, row.className(),
+                        row.message()));
+                case "value" -> new ComputeOutcome.Value(row.value() == null ? null : deserialize(key, row.value()));
+                default -> new ComputeOutcome.Value(null);
+            });
+            default -> throw new IllegalStateException(schema.function("compute_claim") + " answered " + row.kind());
+        };
+    }
+
+    @Override
+    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
+        byte[] serialized = value == null ? null : serializer.serialize(value); // its exception as it is
+        String notice = ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null), stored(key));
+        String unstored = ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), value == null),
+                stored(key));
+        int done = call(() -> "store the value of '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(completeSql)) {
+                statement.setString(1, stored(key));
+                statement.setString(2, ticket.miss());
+                statement.setString(3, value == null ? "null" : "value");
+                if (serialized == null) {
+                    statement.setNull(4, Types.BINARY);
+                } else {
+                    statement.setBytes(4, serialized);
+                }
+                statement.setLong(5, ttl == null ? -1 : millis(ttl));
+                statement.setLong(6, DONE_GRACE.toMillis());
+                statement.setString(7, notice);
+                statement.setString(8, unstored);
+                return single(statement).getInt(1);
+            }
+        });
+        return done > 0;
+    }
+
+    @Override
+    public boolean fail(String node, String key, Ticket ticket, Throwable error) {
+        Notice failed = Notice.failed(node, key, ticket.miss(), error);
+        return call(() -> "record the failure of '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(failSql)) {
+                statement.setString(1, stored(key));
+                statement.setString(2, ticket.miss());
+                statement.setString(3, ticket.computer());
+                statement.setString(4, failed.className());
+                statement.setString(5, failed.message());
+                statement.setLong(6, DONE_GRACE.toMillis());
+                statement.setString(7, ComputeNotices.encode(failed, stored(key)));
+                return single(statement).getBoolean(1);
+            }
+        });
+    }
+
+    /**
+     * Listens on the channel {@code <prefix>computed} on the node's listening connection (the database need not be
+     * up yet). Without the PostgreSQL driver nobody can listen: waiters poll.
+     */
+    @Override
+    public synchronized void subscribe(Listener listener) {
+        this.listener = Objects.requireNonNull(listener, "listener");
+        if (subscription != null) {
+            throw new IllegalStateException("this JDBC compute store already listens (one subscription per cache)");
+        }
+        if (!NodeListener.driverPresent()) {
+            LOG.log(Level.WARNING, "the PostgreSQL driver (org.postgresql:postgresql) is not on the classpath:"
+                    + " compute cache waiters poll instead of listening for computed values");
+            return;
+        }
+        subscription = NodeListener.listen(dataSource, timeoutMillis, schema.computeChannel(), this::noticed,
+                () -> { }, connections::discardIdle); // notices missed meanwhile: waiters poll by themselves
+    }
+
+    @Override
+    public synchronized void close() {
+        if (subscription != null) {
+            subscription.close();
+            subscription = null;
+        }
+        connections.close();
+    }
+
+    private void noticed(String payload) {
+        Notice notice = ComputeNotices.decode(payload);
+        if (notice != null && notice.key().startsWith(keyPrefix) && notice.key().length() > keyPrefix.length()) {
+            listener.noticed(new Notice(notice.node(), notice.key().substring(keyPrefix.length()), notice.miss(),
+                    notice.outcome(), notice.className(), notice.message()));
+        }
+    }
+
+    /** {@code stored}, read; or, if it cannot be read, {@code null} once it is removed and reported. */
+    private Object readable(String key, byte[] stored) {
+        Object value = deserialize(key, stored);
+        if (value == null) {
+            call(() -> "remove the unreadable value of '" + key + "'", connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(discardSql)) {
+                    statement.setString(1, stored(key));
+                    statement.setBytes(2, stored);
+                    return statement.executeUpdate();
+                }
+            });
+        }
+        return value;
+    }
+
+    /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
+    private Object deserialize(String key, byte[] stored) {
+        try {
+            return serializer.deserialize(stored);
+        } catch (RuntimeException e) {
+            Listener heard = listener;
+            if (heard != null) {
+                heard.unreadable(key, e);
+            }
+            return null;
+        }
+    }
+
+    private String stored(String key) {
+        return keyPrefix + key;
+    }
+
+    private <T> T call(Supplier<String> what, OwnConnections.Call<T> call) {
+        try {
+            return connections.run(call);
+        } catch (SQLException e) {
+            throw new LockUnavailableException("JDBC compute cache (table " + schema.valueTable() + ") could not "
+                    + what.get() + ": " + e.getMessage() + " (is the database reachable, and its schema in place? see "
+                    + Schema.SCRIPT + ")", e);
+        }
+    }
+
+    private static ResultSet single(PreparedStatement statement) throws SQLException {
+        ResultSet result = statement.executeQuery();
+        if (!result.next()) {
+            throw new SQLException("no row from " + statement);
+        }
+        return result;
+    }
+
+    /** Whole milliseconds, rounded up so that a positive duration never becomes 0; at most 100 years. */
+    private static long millis(Duration duration) {
+        try {
+            return Math.min(MAX_MILLIS, duration.plusNanos(999_999).toMillis());
+        } catch (ArithmeticException tooLong) {
+            return MAX_MILLIS;
+        }
+    }
+
+    /** The row {@code compute_claim} answered. */
+    private record ClaimRow(String kind, byte[] value, Miss miss, long leftMillis, String computer,
+            OffsetDateTime startedAt, String outcome, String className, String message) {
+
+        static ClaimRow of(ResultSet row) throws SQLException {
+            String missId = row.getString(3);
+            Miss miss = missId == null ? null : new Miss(missId, row.getInt(4), row.getString(5), row.getLong(6));
+            return new ClaimRow(row.getString(1), row.getBytes(2), miss, row.getLong(7), row.getString(8),
+                    row.getObject(9, OffsetDateTime.class), row.getString(10), row.getString(11), row.getString(12));
+        }
+    }
+}

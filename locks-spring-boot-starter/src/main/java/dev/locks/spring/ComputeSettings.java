@@ -1,0 +1,24 @@
+package dev.locks.spring;
+
+import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
+import dev.locks.support.RemoteComputeCache;
+import org.springframework.beans.factory.ObjectProvider;
+
+/**
+ * What every distributed backend's compute cache bean takes from the application, the same for each: the default
+ * options of {@code locks.compute.*}, a {@link LocksClock} bean if any, and every {@link LocksObserver} bean
+ * composed in order.
+ */
+final class ComputeSettings {
+
+    private ComputeSettings() {
+    }
+
+    static <B extends RemoteComputeCache.Builder<B>> B apply(B builder, LocksProperties properties,
+            ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
+        return builder.defaultOptions(properties.toComputeOptions())
+                .clock(clock.getIfAvailable(LocksClock::system))
+                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));
+    }
+}
