@@ -6,7 +6,6 @@ import dev.locks.LockUnavailableException;
 import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.ValueSerializer;
 import dev.locks.support.RemoteComputeCache;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
@@ -97,17 +96,13 @@ public final class JdbcComputeCache extends RemoteComputeCache {
      */
     public static final class Builder extends RemoteComputeCache.Builder<Builder> {
 
-        private final DataSource dataSource;
-        private String tablePrefix = Schema.DEFAULT_PREFIX;
+        private final JdbcSettings settings;
         private String keyPrefix = "";
         private ValueSerializer serializer;
-        private int connections = 2;
-        private Duration timeout = Duration.ofSeconds(5);
-        private boolean initializeSchema;
 
         private Builder(DataSource dataSource) {
             super("jdbc");
-            this.dataSource = requireSetting(dataSource, "dataSource");
+            this.settings = new JdbcSettings(requireSetting(dataSource, "dataSource"));
         }
 
         /**
@@ -115,7 +110,7 @@ public final class JdbcComputeCache extends RemoteComputeCache {
          * {@link JdbcLockRegistry.Builder#tablePrefix}. Lower-case letters, digits and {@code _}.
          */
         public Builder tablePrefix(String tablePrefix) {
-            this.tablePrefix = tablePrefix;
+            settings.tablePrefix(tablePrefix);
             return this;
         }
 
@@ -146,7 +141,7 @@ public final class JdbcComputeCache extends RemoteComputeCache {
          * Size the application's pool for them.
          */
         public Builder connections(int connections) {
-            this.connections = connections;
+            settings.connections(connections);
             return this;
         }
 
@@ -155,7 +150,7 @@ public final class JdbcComputeCache extends RemoteComputeCache {
          * how long a call waits for one of the cache's connections; default 5 s.
          */
         public Builder timeout(Duration timeout) {
-            this.timeout = timeout;
+            settings.timeout(timeout);
             return this;
         }
 
@@ -164,7 +159,7 @@ public final class JdbcComputeCache extends RemoteComputeCache {
          * same script as the lock registry's) for the table prefix; default false.
          */
         public Builder initializeSchema(boolean initializeSchema) {
-            this.initializeSchema = initializeSchema;
+            settings.initializeSchema(initializeSchema);
             return this;
         }
 
@@ -182,26 +177,12 @@ public final class JdbcComputeCache extends RemoteComputeCache {
          * @throws IllegalStateException when the schema was to be initialised and could not be
          */
         public JdbcComputeCache build() {
-            Schema schema = new Schema(tablePrefix);
-            if (timeout == null || timeout.isNegative() || timeout.toMillis() < 1) {
-                throw new IllegalArgumentException("timeout must be at least 1 ms, was " + timeout);
-            }
-            if (connections < 1) {
-                throw new IllegalArgumentException("connections must be >= 1, was " + connections);
-            }
-            if (initializeSchema) {
-                try {
-                    schema.initialize(dataSource);
-                } catch (SQLException e) {
-                    throw new IllegalStateException("could not create the locks schema (" + Schema.SCRIPT
-                            + ", table prefix '" + tablePrefix + "'): " + e.getMessage(), e);
-                }
-            }
+            Schema schema = settings.schema();
+            settings.initializeIfAsked(schema);
             ValueSerializer values = serializer != null ? serializer
                     : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of());
-            int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
-            return new JdbcComputeCache(this,
-                    new JdbcComputeStore(dataSource, schema, keyPrefix, values, connections, timeoutMillis));
+            return new JdbcComputeCache(this, new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values,
+                    settings.connections(), settings.timeoutMillis()));
         }
     }
 }

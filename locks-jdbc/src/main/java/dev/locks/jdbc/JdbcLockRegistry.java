@@ -3,7 +3,6 @@ package dev.locks.jdbc;
 import dev.locks.LockUnavailableException;
 import dev.locks.support.AbstractLockRegistry;
 import java.lang.System.Logger.Level;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
@@ -110,15 +109,11 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
      */
     public static final class Builder extends AbstractLockRegistry.StoreBuilder<Builder> {
 
-        private final DataSource dataSource;
-        private String tablePrefix = Schema.DEFAULT_PREFIX;
-        private int connections = 2;
-        private Duration timeout = Duration.ofSeconds(5);
-        private boolean initializeSchema;
+        private final JdbcSettings settings;
 
         private Builder(DataSource dataSource) {
             super("jdbc", "");
-            this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+            this.settings = new JdbcSettings(Objects.requireNonNull(dataSource, "dataSource"));
         }
 
         private int sweepBatchSize() {
@@ -131,7 +126,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          * locks.
          */
         public Builder tablePrefix(String tablePrefix) {
-            this.tablePrefix = tablePrefix;
+            settings.tablePrefix(tablePrefix);
             return this;
         }
 
@@ -140,7 +135,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          * its one listening connection); default 2. Size the application's pool for them.
          */
         public Builder connections(int connections) {
-            this.connections = connections;
+            settings.connections(connections);
             return this;
         }
 
@@ -150,7 +145,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          * default 5 s.
          */
         public Builder timeout(Duration timeout) {
-            this.timeout = timeout;
+            settings.timeout(timeout);
             return this;
         }
 
@@ -160,7 +155,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          * the script run by hand).
          */
         public Builder initializeSchema(boolean initializeSchema) {
-            this.initializeSchema = initializeSchema;
+            settings.initializeSchema(initializeSchema);
             return this;
         }
 
@@ -172,31 +167,13 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          * @throws IllegalStateException when the schema was to be initialised and could not be
          */
         public JdbcLockRegistry build() {
-            Schema schema = new Schema(tablePrefix);
-            long leaseMillis = requirePositive("lease", lease()).toMillis();
-            int timeoutMillis = (int) Math.min(Integer.MAX_VALUE, requirePositive("timeout", timeout).toMillis());
+            Schema schema = settings.schema();
+            long leaseMillis = JdbcSettings.requirePositive("lease", lease()).toMillis();
             String keyPrefix = keyPrefix();
-            if (connections < 1) {
-                throw new IllegalArgumentException("connections must be >= 1, was " + connections);
-            }
             validate(); // every shared setting checked before anything opens
-            if (initializeSchema) {
-                try {
-                    schema.initialize(dataSource);
-                } catch (SQLException e) {
-                    throw new IllegalStateException("could not create the locks schema (" + Schema.SCRIPT
-                            + ", table prefix '" + tablePrefix + "'): " + e.getMessage(), e);
-                }
-            }
-            return new JdbcLockRegistry(this,
-                    new JdbcLockStore(dataSource, schema, keyPrefix, connections, timeoutMillis, notifies(), leaseMillis));
-        }
-
-        private static Duration requirePositive(String name, Duration value) {
-            if (value == null || value.isNegative() || value.toMillis() < 1) {
-                throw new IllegalArgumentException(name + " must be at least 1 ms, was " + value);
-            }
-            return value;
+            settings.initializeIfAsked(schema);
+            return new JdbcLockRegistry(this, new JdbcLockStore(settings.dataSource(), schema, keyPrefix,
+                    settings.connections(), settings.timeoutMillis(), notifies(), leaseMillis));
         }
     }
 }
