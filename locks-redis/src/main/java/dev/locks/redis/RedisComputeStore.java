@@ -39,7 +39,9 @@ import org.springframework.util.StreamUtils;
  *       current computer's compute timeout, so that a waiter takes over; once done, after
  *       {@link #DONE_GRACE}, so that a waiter whose notice was lost still learns a null result or a failure;</li>
  *   <li>{@code <prefix>computed}: the channel on which every end of a miss is published
- *       ({@link RedisComputeNotice}); each node subscribes once.</li>
+ *       ({@link RedisComputeNotice}); each node subscribes once. On a Redis Cluster through Lettuce, a channel
+ *       per slot instead, {@code <prefix>computed:{<tag>}}, that a script on a key publishes on with
+ *       {@code SPUBLISH} (the value's slot: {@link ReleaseSubscription});</li>
  * </ul>
  * Scripts: {@code compute-claim.lua} (look up once more; then compute, take over, or wait),
  * {@code compute-complete.lua} (first completion of a miss wins: store, mark done, publish),
@@ -76,6 +78,8 @@ final class RedisComputeStore {
     private final byte[] channelBytes;
     private final byte[] graceMillis;
     private volatile Boolean cluster;
+    /** Whether notices go by sharded pub/sub, on the channel of the value's slot; null until the first command. */
+    private volatile Boolean sharded;
 
     RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer,
             UnreadableValues unreadable) {
@@ -109,8 +113,8 @@ final class RedisComputeStore {
      * one script call.
      */
     void invalidate(String key, RedisComputeNotice notice) {
-        call(() -> "invalidate '" + key + "'", () -> redis.execute(INVALIDATE, raw(), raw(),
-                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channelBytes, bytes(notice.encode())));
+        call(() -> "invalidate '" + key + "'", () -> redis.execute(sharded(INVALIDATE), raw(), raw(),
+                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channel(key), bytes(notice.encode())));
     }
 
     /**
@@ -176,10 +180,10 @@ final class RedisComputeStore {
         byte[] serialized = value == null ? NONE : serializer.serialize(value);
         RedisComputeNotice notice = RedisComputeNotice.completed(node, key, ticket.miss(), value == null);
         RedisComputeNotice unstored = RedisComputeNotice.completedInvalidated(node, key, ticket.miss(), value == null);
-        Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(COMPLETE, raw(), raw(),
+        Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(sharded(COMPLETE), raw(), raw(),
                 List.of(valueKey(key), missKey(key), invalidatedKey(key)), bytes(ticket.miss()),
                 bytes(value == null ? RedisComputeNotice.NULL : RedisComputeNotice.VALUE), serialized,
-                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channelBytes, bytes(notice.encode()),
+                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channel(key), bytes(notice.encode()),
                 bytes(unstored.encode())));
         return done != null && done > 0;
     }
@@ -192,11 +196,11 @@ final class RedisComputeStore {
      */
     boolean fail(String node, String key, RedisComputeTicket ticket, Throwable error) {
         RedisComputeNotice notice = RedisComputeNotice.failed(node, key, ticket.miss(), error);
-        Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(FAIL, raw(), raw(),
+        Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(sharded(FAIL), raw(), raw(),
                 List.of(missKey(key), invalidatedKey(key)), bytes(ticket.miss()), bytes(ticket.computer()),
                 bytes(notice.className()),
                 bytes(notice.message() == null ? "0" : "1"), bytes(notice.message() == null ? "" : notice.message()),
-                graceMillis, channelBytes, bytes(notice.encode())));
+                graceMillis, channel(key), bytes(notice.encode())));
         return done != null && done == 1;
     }
 
@@ -225,6 +229,25 @@ final class RedisComputeStore {
 
     private String valueKey(String key) {
         return prefix + "value:" + key;
+    }
+
+    /** The channel a script on {@code key} publishes on: with sharded pub/sub the value's slot's, else the one. */
+    private byte[] channel(String key) {
+        return shardedPubSub() ? bytes(ClusterSlots.shardChannel(channel, ClusterSlots.slot(valueKey(key)))) : channelBytes;
+    }
+
+    /** {@code script}, or with sharded pub/sub its twin that publishes on the shard ({@link LockScripts#sharded}). */
+    private <T> RedisScript<T> sharded(RedisScript<T> script) {
+        return shardedPubSub() ? LockScripts.sharded(script) : script;
+    }
+
+    private boolean shardedPubSub() {
+        Boolean known = sharded;
+        if (known == null) {
+            known = onCluster() && ClusterSlots.shardedPubSub(factory);
+            sharded = known;
+        }
+        return known;
     }
 
     /** On a Redis Cluster, with a hash tag of the value's slot: the scripts touch both. */

@@ -67,6 +67,11 @@ public final class RedisLockRegistry extends EngineLockRegistry {
         store.resubscribe();
     }
 
+    /** The store (tests: its subscription). */
+    RedisLockStore store() {
+        return store;
+    }
+
     /**
      * Stops the sweep and the watchdog, releases this node's locks in Redis and unsubscribes; later acquires
      * throw {@link IllegalStateException}. The connection factory is the application's and stays open.

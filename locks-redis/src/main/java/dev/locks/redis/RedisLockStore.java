@@ -23,6 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The {@link RemoteLockStore} on Redis, through the application's {@link RedisConnectionFactory}.
@@ -43,7 +44,7 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * <p>On a Redis Cluster (the factory's connections are {@link RedisClusterConnection}s) a script may only touch
  * one hash slot: the store's own keys carry a hash tag of their lock key's slot, with one fencing counter per
- * slot ({@link KeySpace#forCluster()}), and every multi-key method runs once per slot touched, in ascending
+ * slot ({@link KeySpace#forCluster(boolean)}), and every multi-key method runs once per slot touched, in ascending
  * slot order. An acquire over {@code s > 1} slots is {@code s} acquire calls (a blocked one gives back the
  * slots already taken, in the same attempt) plus {@code s - 1} calls raising the earlier slots' counters to
  * the lease's token (see {@code acquireSlots}); one slot is one call, as on one server. {@link #scan} runs
@@ -94,7 +95,7 @@ final class RedisLockStore implements RemoteLockStore {
 
     /**
      * Whether the factory connects to a Redis Cluster (asked once, on the first command: getting a connection
-     * sends no command); on a cluster the key space takes its cluster names ({@link KeySpace#forCluster()}).
+     * sends no command); on a cluster the key space takes its cluster names ({@link KeySpace#forCluster(boolean)}).
      */
     private boolean onCluster() {
         Boolean known = cluster;
@@ -104,7 +105,8 @@ final class RedisLockStore implements RemoteLockStore {
                 if (known == null) {
                     known = call(() -> "connect", () -> ClusterSlots.isCluster(factory));
                     if (known) {
-                        space = space.forCluster();
+                        boolean sharded = call(() -> "connect", () -> ClusterSlots.shardedPubSub(factory));
+                        space = space.forCluster(sharded);
                         LOG.log(Level.INFO, () -> "Redis lock store (key prefix '" + space.prefix() + "') runs on a"
                                 + " Redis Cluster: multi-key acquires take their keys slot by slot, in ascending slot"
                                 + " order, one round trip per slot");
@@ -218,11 +220,11 @@ final class RedisLockStore implements RemoteLockStore {
         scriptKeys.add(space.fencingCounter(group.get(0)));
         List<?> result;
         try {
-            result = RedisRoundTrip.call(() -> redis.execute(LockScripts.ACQUIRE, scriptKeys, owner.id(),
+            result = RedisRoundTrip.call(() -> redis.execute(script(LockScripts.ACQUIRE), scriptKeys, owner.id(),
                     owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
-                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(), prefixBytes,
+                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)), prefixBytes,
                     Long.toString(floor), space.cluster() ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
@@ -262,7 +264,8 @@ final class RedisLockStore implements RemoteLockStore {
         }
         for (List<String> group : groups(keys)) {
             call(() -> "take a waiter for " + Keys.describe(keys) + " out of their queues", () -> redis.execute(
-                    LockScripts.DEQUEUE, lockAndQueueKeys(group), ticketId, space.releaseChannel(), prefixBytes));
+                    script(LockScripts.DEQUEUE), lockAndQueueKeys(group), ticketId, space.releaseChannel(group.get(0)),
+                    prefixBytes));
         }
     }
 
@@ -330,13 +333,13 @@ final class RedisLockStore implements RemoteLockStore {
     private Set<String> releaseGroup(List<Ownership> keys) {
         List<String> scriptKeys = lockAndQueueKeys(keysOf(keys));
         Object[] args = new Object[keys.size() + 2];
-        args[0] = space.releaseChannel();
+        args[0] = space.releaseChannel(keys.get(0).key());
         args[1] = prefixBytes;
         for (int i = 0; i < keys.size(); i++) {
             args[i + 2] = keys.get(i).ownerId();
         }
         return keysAt(keys, call(() -> "release " + Keys.describe(keysOf(keys)),
-                () -> redis.execute(LockScripts.RELEASE, scriptKeys, args)));
+                () -> redis.execute(script(LockScripts.RELEASE), scriptKeys, args)));
     }
 
     @Override
@@ -465,8 +468,9 @@ final class RedisLockStore implements RemoteLockStore {
     @Override
     public boolean forceRelease(String key) {
         Keys.requireValid(key, 0);
-        Long removed = call(() -> "force-release '" + key + "'", () -> redis.execute(LockScripts.FORCE_RELEASE,
-                List.of(space.lock(key)), space.releaseChannel(), ReleaseMessage.encode(key)));
+        onCluster();
+        Long removed = call(() -> "force-release '" + key + "'", () -> redis.execute(script(LockScripts.FORCE_RELEASE),
+                List.of(space.lock(key)), space.releaseChannel(key), ReleaseMessage.encode(key)));
         return removed != null && removed == 1;
     }
 
@@ -498,12 +502,22 @@ final class RedisLockStore implements RemoteLockStore {
         return subscription == null ? 0 : subscription.confirmations();
     }
 
+    /** On a Redis Cluster through Lettuce, how many slots' channels this node's subscription lacks now (tests). */
+    synchronized int missingShardChannels() {
+        return subscription == null ? 0 : subscription.missingShardChannels();
+    }
+
     @Override
     public synchronized void close() {
         if (subscription != null) {
             subscription.close();
             subscription = null;
         }
+    }
+
+    /** {@code script}, or with sharded pub/sub its twin that publishes on the shard ({@link LockScripts#sharded}). */
+    private <T> RedisScript<T> script(RedisScript<T> script) {
+        return space.sharded() ? LockScripts.sharded(script) : script;
     }
 
     /** One round trip, whatever the caller's interrupt status; every command here is safe to send again. */
