@@ -46,9 +46,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * one hash slot: the store's own keys carry a hash tag of their lock key's slot, with one fencing counter per
  * slot ({@link KeySpace#forCluster(boolean)}), and every multi-key method runs once per slot touched, in ascending
  * slot order. An acquire over {@code s > 1} slots is {@code s} acquire calls (a blocked one gives back the
- * slots already taken, in the same attempt) plus {@code s - 1} calls raising the earlier slots' counters to
- * the lease's token (see {@code acquireSlots}); one slot is one call, as on one server. {@link #scan} runs
- * {@code SCAN} on each master and reads each batch's keys slot by slot.
+ * slots already taken, in the same attempt): the fencing raise is part of each slot's script. Only when a
+ * later slot's counter had already passed the first slot's token does each slot below the lease's token take
+ * one more call, raising its counter (see {@code acquireSlots}). One slot is one call, as on one server.
+ * {@link #scan} runs {@code SCAN} on each master and reads each batch's keys slot by slot.
  *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached
  * or does not answer within the client's command timeout.
@@ -150,7 +151,7 @@ final class RedisLockStore implements RemoteLockStore {
         }
         List<List<String>> groups = groups(keys);
         if (groups.size() == 1) {
-            return acquireGroup(keys, keys, owner, leaseMillis, ticket, 0);
+            return acquireGroup(keys, keys, owner, leaseMillis, ticket, 0, true);
         }
         return acquireSlots(keys, groups, owner, leaseMillis, ticket);
     }
@@ -159,44 +160,64 @@ final class RedisLockStore implements RemoteLockStore {
      * A multi-slot acquire on a Redis Cluster: the slots' groups one after the other in ascending slot order
      * (one global order, so two acquirers never hold a part each of what the other needs while waiting: a
      * blocked acquire gives back what it took), each group one script call on its shard, all-or-nothing
-     * overall. Fencing: each group's token is above the previous group's (its floor) and above its slot's
-     * counter; the last group's is the lease's token, T. The earlier slots' counters are then raised to T
-     * (one more round trip each), before T is handed out, so that a later lease of any of the keys gets more.
+     * overall.
+     *
+     * <p>Fencing, one round trip per slot as a rule. The invariant: a slot's counter is at least every token
+     * issued in that slot so far, and at least every token handed out for a key of that slot (each script
+     * raises the counter to what it issues; see below for the lease's other slots). The first group gets a
+     * token above its counter and at least the server's clock, as one slot's acquire does; each later group
+     * gets a token above its own counter and at least the first's, which is the first's itself unless that
+     * counter is already there, and its script raises the counter to it. The lease's token T is the greatest of
+     * the groups' tokens: above every counter it met, so above every earlier token of each of its keys (SPEC
+     * 3). Each group whose token is below T (a counter ran ahead: an acquire there meanwhile, or that master's
+     * clock ahead of the first's) then has its counter raised to T, one more round trip, before T is handed
+     * out, so that a later lease of a key there gets more: the invariant holds again. A later group's token
+     * does not follow its own server's clock (that would put every later group ahead of the first): it follows
+     * the first group's, so a failover that loses a counter's last increments still finds it re-seeded above
+     * T by the clock, within the masters' clock skew, as on one slot.
      */
     private Attempt acquireSlots(List<String> keys, List<List<String>> groups, Owner owner, long leaseMillis,
             Ticket ticket) {
-        long floor = 0;
+        long token = 0;
         long order = ticket == null ? 0 : ticket.order();
         List<List<String>> taken = new ArrayList<>(groups.size());
+        long[] tokens = new long[groups.size()];
         try {
             for (List<String> group : groups) {
                 Attempt attempt = acquireGroup(keys, group, owner, leaseMillis,
-                        ticket == null ? null : new Ticket(ticket.id(), order, ticket.leaseMillis()), floor);
+                        ticket == null ? null : new Ticket(ticket.id(), order, ticket.leaseMillis()),
+                        taken.isEmpty() ? 0 : token - 1, taken.isEmpty());
                 if (!attempt.isTaken()) {
                     giveBack(taken, owner, ticket == null ? null
                             : new Ticket(ticket.id(), attempt.ticketOrder(), ticket.leaseMillis()));
                     return attempt;
                 }
-                floor = attempt.token();
+                tokens[taken.size()] = attempt.token();
+                token = Math.max(token, attempt.token());
                 taken.add(group);
             }
-            for (List<String> group : taken.subList(0, taken.size() - 1)) {
-                List<String> scriptKeys = new ArrayList<>(group.size() + 1);
-                scriptKeys.add(space.fencingCounter(group.get(0)));
-                for (String key : group) {
-                    scriptKeys.add(space.lock(key));
-                }
-                String token = Long.toString(floor);
-                Long held = RedisRoundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, token, owner.id()));
-                if (held == null || held != group.size()) { // its lease ran out before the acquire ended
-                    giveBack(taken, owner, null);
-                    return Attempt.heldBy(group.get(0), order);
+            for (int i = 0; i < taken.size(); i++) {
+                if (tokens[i] < token && !raise(taken.get(i), token, owner)) {
+                    giveBack(taken, owner, null); // its lease ran out before the acquire ended
+                    return Attempt.heldBy(taken.get(i).get(0), order);
                 }
             }
-            return Attempt.taken(floor);
+            return Attempt.taken(token);
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
         }
+    }
+
+    /** Raises the counter of {@code group}'s slot to {@code token}, and its locks' tokens: whether all are still held. */
+    private boolean raise(List<String> group, long token, Owner owner) {
+        List<String> scriptKeys = new ArrayList<>(group.size() + 1);
+        scriptKeys.add(space.fencingCounter(group.get(0)));
+        for (String key : group) {
+            scriptKeys.add(space.lock(key));
+        }
+        String value = Long.toString(token);
+        Long held = RedisRoundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, value, owner.id()));
+        return held != null && held == group.size();
     }
 
     /** Releases the groups a multi-slot acquire took, and queues its ticket (if any) there again. */
@@ -212,9 +233,12 @@ final class RedisLockStore implements RemoteLockStore {
     /**
      * One acquire script call for {@code group}, keys of one slot (all of {@code keys} off a cluster); an
      * interrupted or failed call is undone for {@code keys}, the whole acquire.
+     *
+     * @param floor the token is above it (0 for none)
+     * @param clock on a cluster, whether the token is at least the server's clock in microseconds
      */
     private Attempt acquireGroup(List<String> keys, List<String> group, Owner owner, long leaseMillis, Ticket ticket,
-            long floor) {
+            long floor, boolean clock) {
         List<String> scriptKeys = new ArrayList<>(3 * group.size() + 1);
         scriptKeys.addAll(lockAndQueueKeys(group));
         scriptKeys.add(space.fencingCounter(group.get(0)));
@@ -225,7 +249,7 @@ final class RedisLockStore implements RemoteLockStore {
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
                     Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)), prefixBytes,
-                    Long.toString(floor), space.cluster() ? "1" : "0"),
+                    Long.toString(floor), space.cluster() && clock ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + Keys.describe(keys), e));
