@@ -14,8 +14,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -91,6 +93,49 @@ class RedisClusterNotifyTest {
                 held.close();
                 assertThat(waited.get(20, TimeUnit.SECONDS)).as("woken by the notice of " + key).isGreaterThan(token);
             }
+        }
+    }
+
+    /**
+     * Fetch-or-compute on two nodes: the computer's completion reaches the other node's waiter on the shard
+     * channel of the value's slot, which both nodes hold, and nothing is published cluster-wide.
+     */
+    @Test
+    void computeNoticesShouldGoOnTheShardChannelOfTheValuesSlot() throws Exception {
+        RedisCluster cluster = redis.cluster();
+        Duration ttl = Duration.ofMinutes(1);
+        try (RedisComputeCache a = RedisComputeCache.builder(redis.connectionFactory()).build();
+                RedisComputeCache b = RedisComputeCache.builder(cluster.newConnectionFactory()).build()) {
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> a.subscriptionConfirmations() > 0 && b.subscriptionConfirmations() > 0);
+            int valueSlot = cluster.keySlot("locks:value:report");
+            String channel = ClusterSlots.shardChannel("locks:computed", valueSlot);
+            await().atMost(Duration.ofSeconds(20)).until(() -> cluster.command(cluster.masterPortOf(valueSlot),
+                    "PUBSUB", "SHARDNUMSUB", channel).equals(List.of(channel, 2L)));
+            resetStats(cluster);
+            CountDownLatch computing = new CountDownLatch(1);
+            CountDownLatch finish = new CountDownLatch(1);
+            AtomicInteger computations = new AtomicInteger();
+            CompletableFuture<String> computer = CompletableFuture.supplyAsync(() -> a.fetchOrCompute("report", ttl,
+                    () -> {
+                        computations.incrementAndGet();
+                        computing.countDown();
+                        await().atMost(Duration.ofSeconds(30)).until(() -> finish.getCount() == 0);
+                        return "value";
+                    }));
+            assertThat(computing.await(20, TimeUnit.SECONDS)).isTrue();
+            CompletableFuture<String> waiter = CompletableFuture.supplyAsync(() -> b.fetchOrCompute("report", ttl,
+                    () -> {
+                        computations.incrementAndGet();
+                        return "second";
+                    }));
+            Thread.sleep(200); // the waiter on b is waiting (or not there yet, and then it finds the value)
+            finish.countDown();
+            assertThat(computer.get(20, TimeUnit.SECONDS)).isEqualTo("value");
+            assertThat(waiter.get(20, TimeUnit.SECONDS)).isEqualTo("value");
+            assertThat(computations).hasValue(1);
+            assertThat(calls(cluster, "spublish")).as("the completion's notice").isPositive();
+            assertThat(calls(cluster, "publish")).as("nothing cluster-wide").isZero();
         }
     }
 
