@@ -21,6 +21,10 @@ final class ClusterSlots {
 
     static final int COUNT = ClusterSlotHashUtil.SLOT_COUNT;
 
+    /** Whether Lettuce is there (the application may run on Jedis alone). */
+    private static final boolean LETTUCE = ClassUtils.isPresent("io.lettuce.core.cluster.RedisClusterClient",
+            ClusterSlots.class.getClassLoader());
+
     /** TAGS[s]: the shortest decimal string (the first found) whose CRC16 lands in slot s. */
     private static volatile String[] tags;
 
@@ -50,9 +54,6 @@ final class ClusterSlots {
     static boolean shardedPubSub(RedisConnectionFactory factory) {
         return LETTUCE && isCluster(factory) && LettuceShardSubscription.supports(factory);
     }
-
-    private static final boolean LETTUCE = ClassUtils.isPresent("io.lettuce.core.cluster.RedisClusterClient",
-            ClusterSlots.class.getClassLoader());
 
     /**
      * The shard channel of {@code slot} for a channel name: {@code <channel>:{<tag of the slot>}}, which lands in

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -49,6 +50,7 @@ final class LettuceShardSubscription implements AutoCloseable {
     static final long REFRESH_MILLIS = 60_000;
     private static final long SUBSCRIBE_TIMEOUT_MILLIS = 10_000;
     private static final int BATCH = 512;
+    private static final long START_MILLIS = 5_000;
 
     private final RedisClusterClient client;
     private final String channel;
@@ -96,11 +98,20 @@ final class LettuceShardSubscription implements AutoCloseable {
     }
 
     /**
-     * Subscribes every master's slots, at once but on this subscription's thread (the caller never waits for
-     * it: {@code confirmed} tells when), then checks every {@value #CHECK_MILLIS} ms.
+     * Subscribes every master's slots on this subscription's thread, waiting up to {@value #START_MILLIS} ms
+     * for it (as Spring's listener container waits for a plain subscription: the node's first waiters should
+     * not miss their notices), then checks every {@value #CHECK_MILLIS} ms. {@code confirmed} tells when.
      */
     void start() {
-        thread.scheduleWithFixedDelay(this::check, 0, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        Future<?> first = thread.submit(this::check);
+        thread.scheduleWithFixedDelay(this::check, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        try {
+            first.get(START_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException slow) {
+            // it goes on, or is tried again, in the background
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private void check() {

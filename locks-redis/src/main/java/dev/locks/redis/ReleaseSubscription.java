@@ -2,6 +2,7 @@ package dev.locks.redis;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -76,8 +77,7 @@ final class ReleaseSubscription implements AutoCloseable {
         RedisMessageListenerContainer candidate = null;
         try {
             if (ClusterSlots.shardedPubSub(factory)) {
-                shards = new LettuceShardSubscription(factory, channel, body -> thread.execute(() -> deliver(body)),
-                        this::confirmed);
+                shards = new LettuceShardSubscription(factory, channel, this::handOff, this::confirmed);
                 shards.start(); // retries by itself
             } else {
                 candidate = newContainer();
@@ -170,6 +170,15 @@ final class ReleaseSubscription implements AutoCloseable {
         if (shards != null) {
             shards.close();
             shards = null;
+        }
+    }
+
+    /** A message's body from a client I/O thread, delivered on this subscription's thread. */
+    private void handOff(byte[] body) {
+        try {
+            thread.execute(() -> deliver(body));
+        } catch (RejectedExecutionException closed) {
+            // closed meanwhile: nobody waits for it
         }
     }
 
