@@ -11,6 +11,7 @@ import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
 import dev.locks.spi.RemoteLockStore.Ticket;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -21,6 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.connection.RedisClusterConfiguration;
+import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 
 /**
  * Release notices on a Redis Cluster of 3 masters go by sharded pub/sub: the scripts {@code SPUBLISH} on the
@@ -136,6 +139,35 @@ class RedisClusterNotifyTest {
             assertThat(computations).hasValue(1);
             assertThat(calls(cluster, "spublish")).as("the completion's notice").isPositive();
             assertThat(calls(cluster, "publish")).as("nothing cluster-wide").isZero();
+        }
+    }
+
+    /**
+     * On a Jedis cluster factory (Spring Data Redis has no sharded subscription, and Jedis is not Lettuce) the
+     * store keeps the one channel: {@code PUBLISH}, which the cluster carries to the node's plain subscription.
+     */
+    @Test
+    void aJedisClusterFactoryShouldKeepThePlainChannel() throws InterruptedException {
+        RedisCluster cluster = redis.cluster();
+        JedisConnectionFactory jedis = new JedisConnectionFactory(new RedisClusterConfiguration(
+                Arrays.stream(cluster.ports()).mapToObj(port -> "127.0.0.1:" + port).toList()));
+        jedis.afterPropertiesSet();
+        jedis.start();
+        BlockingQueue<String> noticed = new LinkedBlockingQueue<>();
+        try (RedisLockStore store = new RedisLockStore(jedis, "locks:", true)) {
+            store.subscribe(noticed::add, () -> { });
+            await().atMost(Duration.ofSeconds(20)).until(() -> store.subscriptionConfirmations() > 0);
+            resetStats(cluster);
+            String key = "jedis:1";
+            assertThat(store.tryAcquire(List.of(key), ALICE, 10_000).isTaken()).isTrue();
+            store.enqueue(List.of(key), new Ticket("ticket:" + key, 0, 10_000));
+            assertThat(store.release(List.of(new Ownership(key, ALICE.id(), 0)))).isEmpty();
+            assertThat(noticed.poll(10, TimeUnit.SECONDS)).isEqualTo(key);
+            store.dequeue(List.of(key), "ticket:" + key);
+            assertThat(calls(cluster, "publish")).isPositive();
+            assertThat(calls(cluster, "spublish")).isZero();
+        } finally {
+            jedis.destroy();
         }
     }
 
