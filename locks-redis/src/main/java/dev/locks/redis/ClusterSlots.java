@@ -9,6 +9,7 @@ import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.util.ClassUtils;
 
 /**
  * Redis Cluster hash slots, for the backend's keys on a cluster: the slot of a key (CRC16, hash tags honoured,
@@ -19,6 +20,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 final class ClusterSlots {
 
     static final int COUNT = ClusterSlotHashUtil.SLOT_COUNT;
+
+    /** Whether Lettuce is there (the application may run on Jedis alone). */
+    private static final boolean LETTUCE = ClassUtils.isPresent("io.lettuce.core.cluster.RedisClusterClient",
+            ClusterSlots.class.getClassLoader());
 
     /** TAGS[s]: the shortest decimal string (the first found) whose CRC16 lands in slot s. */
     private static volatile String[] tags;
@@ -36,6 +41,27 @@ final class ClusterSlots {
         try (RedisConnection connection = factory.getConnection()) {
             return connection instanceof RedisClusterConnection;
         }
+    }
+
+    /**
+     * Whether notices on this factory go by sharded pub/sub ({@code SPUBLISH}/{@code SSUBSCRIBE}, Redis 7): on a
+     * Redis Cluster through Lettuce ({@link LettuceShardSubscription}); elsewhere (one server, or a cluster
+     * through Jedis, which Spring Data Redis gives no sharded subscription) plain {@code PUBLISH} and
+     * {@code SUBSCRIBE}, which a cluster forwards to every node.
+     *
+     * @throws org.springframework.dao.DataAccessException when no connection can be had
+     */
+    static boolean shardedPubSub(RedisConnectionFactory factory) {
+        return LETTUCE && isCluster(factory) && LettuceShardSubscription.supports(factory);
+    }
+
+    /**
+     * The shard channel of {@code slot} for a channel name: {@code <channel>:{<tag of the slot>}}, which lands in
+     * that slot (unless the channel has a hash tag of its own, as a prefix {@code "{locks}:"} gives: then every
+     * key and channel is in that tag's slot, and only that slot's channel is ever published).
+     */
+    static String shardChannel(String channel, int slot) {
+        return channel + ":{" + tag(slot) + "}";
     }
 
     static int slot(String redisKey) {

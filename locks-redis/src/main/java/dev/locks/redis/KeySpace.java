@@ -10,36 +10,40 @@ import java.util.Objects;
  * at {@code <prefix>fencing}, and the release channel {@code <prefix>released}. The {@code lock:} namespace
  * keeps a caller's key (say {@code "fencing"}) from ever meeting the counter or whatever else shares the prefix.
  *
- * <p>On a Redis Cluster ({@link #forCluster()}) a script may only touch keys of one hash slot, so the names a
+ * <p>On a Redis Cluster ({@link #forCluster(boolean)}) a script may only touch keys of one hash slot, so the names a
  * lock key's scripts use with it carry a hash tag of that key's slot ({@link ClusterSlots#tag}):
  * {@code <prefix>queue:{<tag>}<key>}, {@code <prefix>queue-until:{<tag>}<key>}, and one fencing counter per
  * slot, {@code <prefix>fencing:{<tag>}}. Lock keys keep their names (they spread over the slots by their own
- * text), and so does the channel.
+ * text). With sharded pub/sub ({@link ClusterSlots#shardedPubSub}) a release notice goes on the channel of its
+ * keys' slot, {@code <prefix>released:{<tag>}} ({@link ClusterSlots#shardChannel}); otherwise on the one channel.
  */
 final class KeySpace {
 
     private final String prefix;
     private final String lockPrefix;
     private final boolean cluster;
+    private final boolean sharded;
 
     KeySpace(String prefix) {
-        this(prefix, false);
+        this(prefix, false, false);
     }
 
-    private KeySpace(String prefix, boolean cluster) {
+    private KeySpace(String prefix, boolean cluster, boolean sharded) {
         this.prefix = Objects.requireNonNull(prefix, "keyPrefix");
         this.lockPrefix = prefix + "lock:";
         this.cluster = cluster;
+        this.sharded = sharded;
     }
 
     /**
-     * This key space with the names of a Redis Cluster. A prefix with a complete hash tag ({@code "{locks}:"})
+     * This key space with the names of a Redis Cluster, with a release channel per slot when {@code sharded}
+     * (sharded pub/sub). A prefix with a complete hash tag ({@code "{locks}:"})
      * still works, every key then in that tag's one slot; a prefix with an unclosed or empty one cannot.
      *
      * @throws IllegalStateException naming {@code locks.key-prefix} for a prefix whose braces would move the
      *         store's keys out of their lock key's slot
      */
-    KeySpace forCluster() {
+    KeySpace forCluster(boolean sharded) {
         int open = prefix.indexOf('{');
         if (open >= 0) {
             int close = prefix.indexOf('}', open + 1);
@@ -49,11 +53,16 @@ final class KeySpace {
                         + " the lock keys'; close it ('{locks}:') or leave braces out");
             }
         }
-        return new KeySpace(prefix, true);
+        return new KeySpace(prefix, true, sharded);
     }
 
     boolean cluster() {
         return cluster;
+    }
+
+    /** Whether notices go by sharded pub/sub: {@code SPUBLISH} on the channel of their keys' slot. */
+    boolean sharded() {
+        return sharded;
     }
 
     /** On a cluster, the hash tag of the slot of {@code key}'s lock, else nothing. */
@@ -105,6 +114,14 @@ final class KeySpace {
 
     String releaseChannel() {
         return prefix + "released";
+    }
+
+    /**
+     * The channel a script touching {@code key}'s slot publishes its release notices on: with sharded pub/sub
+     * that slot's shard channel, else the one channel.
+     */
+    String releaseChannel(String key) {
+        return sharded ? ClusterSlots.shardChannel(releaseChannel(), ClusterSlots.slot(lock(key))) : releaseChannel();
     }
 
     /** The SCAN {@code MATCH} pattern of every lock: the prefix with its glob characters escaped. */

@@ -5,6 +5,9 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
@@ -27,7 +30,33 @@ final class LockScripts {
     static final RedisScript<Long> FORCE_RELEASE = script("force-release.lua", Long.class);
     static final RedisScript<Long> RAISE = withLocks("raise.lua", Long.class);
 
+    private static final String PUBLISH = "redis.call('PUBLISH',";
+    private static final Map<RedisScript<?>, RedisScript<?>> SHARDED = new ConcurrentHashMap<>();
+
     private LockScripts() {
+    }
+
+    /**
+     * {@code script} for sharded pub/sub (on a Redis Cluster through Lettuce: {@link ReleaseSubscription}): the
+     * same text with each {@code redis.call('PUBLISH', ...)} made {@code redis.call('SPUBLISH', ...)}, so that a
+     * notice stays on the shard of the keys the script touched; the caller passes a channel of their slot
+     * ({@link ClusterSlots#shardChannel}). Made once per script.
+     *
+     * @throws IllegalStateException for a script that names {@code PUBLISH} in another form, which would
+     *         publish cluster-wide where no node listens
+     */
+    @SuppressWarnings("unchecked")
+    static <T> RedisScript<T> sharded(RedisScript<T> script) {
+        return (RedisScript<T>) SHARDED.computeIfAbsent(script, plain -> {
+            String text = plain.getScriptAsString();
+            int calls = text.split(Pattern.quote(PUBLISH), -1).length - 1;
+            int named = text.split("['\"]PUBLISH['\"]", -1).length - 1;
+            if (named != calls) {
+                throw new IllegalStateException("a script names PUBLISH other than as " + PUBLISH + " ...): "
+                        + text.lines().findFirst().orElse(""));
+            }
+            return RedisScript.of(text.replace(PUBLISH, "redis.call('SPUBLISH',"), plain.getResultType());
+        });
     }
 
     /** The script {@code name} beside this class (the compute store's too), read once by the caller. */

@@ -33,7 +33,9 @@ import org.springframework.data.redis.serializer.SerializationException;
  *       current computer's compute timeout, so that a waiter takes over; once done, after
  *       {@link #DONE_GRACE}, so that a waiter whose notice was lost still learns a null result or a failure;</li>
  *   <li>{@code <prefix>computed}: the channel on which every end of a miss is published
- *       ({@link RedisComputeNotices}); each node subscribes once.</li>
+ *       ({@link RedisComputeNotices}); each node subscribes once. On a Redis Cluster through Lettuce, a channel
+ *       per slot instead, {@code <prefix>computed:{<tag>}}, that a script on a key publishes on with
+ *       {@code SPUBLISH} (the value's slot: {@link ReleaseSubscription});</li>
  * </ul>
  * Scripts: {@code compute-claim.lua} (look up once more; then compute, take over, or wait),
  * {@code compute-complete.lua} (first completion of a miss wins: store, mark done, publish),
@@ -80,6 +82,8 @@ final class RedisComputeStore implements RemoteComputeStore {
     private volatile Boolean cluster;
     private volatile Listener listener = UNSUBSCRIBED;
     private volatile ReleaseSubscription subscription;
+    /** Whether notices go by sharded pub/sub, on the channel of the value's slot; null until the first command. */
+    private volatile Boolean sharded;
 
     RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
         this.factory = factory;
@@ -114,8 +118,8 @@ final class RedisComputeStore implements RemoteComputeStore {
     @Override
     public void invalidate(String node, String key) {
         String notice = RedisComputeNotices.encode(Notice.invalidated(node, key));
-        call(() -> "invalidate '" + key + "'", () -> redis.execute(INVALIDATE, raw(), raw(),
-                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channelBytes, bytes(notice)));
+        call(() -> "invalidate '" + key + "'", () -> redis.execute(sharded(INVALIDATE), raw(), raw(),
+                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channel(key), bytes(notice)));
     }
 
     /**
@@ -184,10 +188,10 @@ final class RedisComputeStore implements RemoteComputeStore {
         String notice = RedisComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null));
         String unstored = RedisComputeNotices.encode(
                 Notice.completedInvalidated(node, key, ticket.miss(), value == null));
-        Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(COMPLETE, raw(), raw(),
+        Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(sharded(COMPLETE), raw(), raw(),
                 List.of(valueKey(key), missKey(key), invalidatedKey(key)), bytes(ticket.miss()),
                 bytes(value == null ? RedisComputeNotices.NULL : RedisComputeNotices.VALUE), serialized,
-                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channelBytes, bytes(notice),
+                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channel(key), bytes(notice),
                 bytes(unstored)));
         return done != null && done > 0;
     }
@@ -201,11 +205,11 @@ final class RedisComputeStore implements RemoteComputeStore {
     @Override
     public boolean fail(String node, String key, Ticket ticket, Throwable error) {
         Notice notice = Notice.failed(node, key, ticket.miss(), error);
-        Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(FAIL, raw(), raw(),
+        Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(sharded(FAIL), raw(), raw(),
                 List.of(missKey(key), invalidatedKey(key)), bytes(ticket.miss()), bytes(ticket.computer()),
                 bytes(notice.className()),
                 bytes(notice.message() == null ? "0" : "1"), bytes(notice.message() == null ? "" : notice.message()),
-                graceMillis, channelBytes, bytes(RedisComputeNotices.encode(notice))));
+                graceMillis, channel(key), bytes(RedisComputeNotices.encode(notice))));
         return done != null && done == 1;
     }
 
@@ -255,6 +259,25 @@ final class RedisComputeStore implements RemoteComputeStore {
 
     private String valueKey(String key) {
         return prefix + "value:" + key;
+    }
+
+    /** The channel a script on {@code key} publishes on: with sharded pub/sub the value's slot's, else the one. */
+    private byte[] channel(String key) {
+        return shardedPubSub() ? bytes(ClusterSlots.shardChannel(channel, ClusterSlots.slot(valueKey(key)))) : channelBytes;
+    }
+
+    /** {@code script}, or with sharded pub/sub its twin that publishes on the shard ({@link LockScripts#sharded}). */
+    private <T> RedisScript<T> sharded(RedisScript<T> script) {
+        return shardedPubSub() ? LockScripts.sharded(script) : script;
+    }
+
+    private boolean shardedPubSub() {
+        Boolean known = sharded;
+        if (known == null) {
+            known = onCluster() && ClusterSlots.shardedPubSub(factory);
+            sharded = known;
+        }
+        return known;
     }
 
     /** On a Redis Cluster, with a hash tag of the value's slot: the scripts touch both. */

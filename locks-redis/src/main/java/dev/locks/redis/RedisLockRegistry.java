@@ -19,7 +19,8 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *       every earlier token of each of its keys (see the README, "Redis Cluster").</li>
  *   <li>A waiter is woken as soon as a key it waits for is released on any node: each node subscribes once
  *       to one channel for all keys ({@link Builder#notify(boolean)}; without it waiters poll at their retry
- *       interval).</li>
+ *       interval). On a Redis Cluster through Lettuce the channel is sharded: a channel per slot, which only its
+ *       shard carries, held on one connection per master.</li>
  *   <li>Each lock expires in Redis after its holder's lock timeout, so a crashed node's locks free themselves
  *       after at most that long; with the {@linkplain Builder#watchdog(boolean) watchdog}, live holders' locks
  *       are renewed so that slow work keeps them. A lock of infinite lock timeout is never written without
@@ -64,6 +65,11 @@ public final class RedisLockRegistry extends AbstractLockRegistry {
      */
     public void resubscribe() {
         store.resubscribe();
+    }
+
+    /** The store (tests: its subscription). */
+    RedisLockStore store() {
+        return store;
     }
 
     /**

@@ -23,6 +23,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
 import org.springframework.data.redis.core.ScanOptions;
 import org.springframework.data.redis.core.StringRedisTemplate;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /**
  * The {@link RemoteLockStore} on Redis, through the application's {@link RedisConnectionFactory}.
@@ -48,11 +49,12 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *
  * <p>On a Redis Cluster (the factory's connections are {@link RedisClusterConnection}s) a script may only touch
  * one hash slot: the store's own keys carry a hash tag of their lock key's slot, with one fencing counter per
- * slot ({@link KeySpace#forCluster()}), and every multi-key method runs once per slot touched, in ascending
+ * slot ({@link KeySpace#forCluster(boolean)}), and every multi-key method runs once per slot touched, in ascending
  * slot order. An acquire over {@code s > 1} slots is {@code s} acquire calls (a blocked one gives back the
- * slots already taken, in the same attempt) plus {@code s - 1} calls raising the earlier slots' counters to
- * the lease's token (see {@code acquireSlots}); one slot is one call, as on one server. {@link #scan} runs
- * {@code SCAN} on each master and reads each batch's keys slot by slot.
+ * slots already taken, in the same attempt): the fencing raise is part of each slot's script. Only when a
+ * later slot's counter had already passed the first slot's token does each slot below the lease's token take
+ * one more call, raising its counter (see {@code acquireSlots}). One slot is one call, as on one server.
+ * {@link #scan} runs {@code SCAN} on each master and reads each batch's keys slot by slot.
  *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached
  * or does not answer within the client's command timeout.
@@ -101,7 +103,7 @@ final class RedisLockStore implements RemoteLockStore {
 
     /**
      * Whether the factory connects to a Redis Cluster (asked once, on the first command: getting a connection
-     * sends no command); on a cluster the key space takes its cluster names ({@link KeySpace#forCluster()}).
+     * sends no command); on a cluster the key space takes its cluster names ({@link KeySpace#forCluster(boolean)}).
      */
     private boolean onCluster() {
         Boolean known = cluster;
@@ -111,7 +113,8 @@ final class RedisLockStore implements RemoteLockStore {
                 if (known == null) {
                     known = call(() -> "connect", () -> ClusterSlots.isCluster(factory));
                     if (known) {
-                        space = space.forCluster();
+                        boolean sharded = call(() -> "connect", () -> ClusterSlots.shardedPubSub(factory));
+                        space = space.forCluster(sharded);
                         LOG.log(Level.INFO, () -> "Redis lock store (key prefix '" + space.prefix() + "') runs on a"
                                 + " Redis Cluster: multi-key acquires take their keys slot by slot, in ascending slot"
                                 + " order, one round trip per slot");
@@ -155,7 +158,7 @@ final class RedisLockStore implements RemoteLockStore {
         }
         List<List<String>> groups = groups(keys);
         if (groups.size() == 1) {
-            return acquireGroup(keys, keys, owner, leaseMillis, ticket, 0);
+            return acquireGroup(keys, keys, owner, leaseMillis, ticket, 0, true);
         }
         return acquireSlots(keys, groups, owner, leaseMillis, ticket);
     }
@@ -164,44 +167,64 @@ final class RedisLockStore implements RemoteLockStore {
      * A multi-slot acquire on a Redis Cluster: the slots' groups one after the other in ascending slot order
      * (one global order, so two acquirers never hold a part each of what the other needs while waiting: a
      * blocked acquire gives back what it took), each group one script call on its shard, all-or-nothing
-     * overall. Fencing: each group's token is above the previous group's (its floor) and above its slot's
-     * counter; the last group's is the lease's token, T. The earlier slots' counters are then raised to T
-     * (one more round trip each), before T is handed out, so that a later lease of any of the keys gets more.
+     * overall.
+     *
+     * <p>Fencing, one round trip per slot as a rule. The invariant: a slot's counter is at least every token
+     * issued in that slot so far, and at least every token handed out for a key of that slot (each script
+     * raises the counter to what it issues; see below for the lease's other slots). The first group gets a
+     * token above its counter and at least the server's clock, as one slot's acquire does; each later group
+     * gets a token above its own counter and at least the first's, which is the first's itself unless that
+     * counter is already there, and its script raises the counter to it. The lease's token T is the greatest of
+     * the groups' tokens: above every counter it met, so above every earlier token of each of its keys (SPEC
+     * 3). Each group whose token is below T (a counter ran ahead: an acquire there meanwhile, or that master's
+     * clock ahead of the first's) then has its counter raised to T, one more round trip, before T is handed
+     * out, so that a later lease of a key there gets more: the invariant holds again. A later group's token
+     * does not follow its own server's clock (that would put every later group ahead of the first): it follows
+     * the first group's, so a failover that loses a counter's last increments still finds it re-seeded above
+     * T by the clock, within the masters' clock skew, as on one slot.
      */
     private Attempt acquireSlots(List<String> keys, List<List<String>> groups, Owner owner, long leaseMillis,
             Ticket ticket) {
-        long floor = 0;
+        long token = 0;
         long order = ticket == null ? 0 : ticket.order();
         List<List<String>> taken = new ArrayList<>(groups.size());
+        long[] tokens = new long[groups.size()];
         try {
             for (List<String> group : groups) {
                 Attempt attempt = acquireGroup(keys, group, owner, leaseMillis,
-                        ticket == null ? null : new Ticket(ticket.id(), order, ticket.leaseMillis()), floor);
+                        ticket == null ? null : new Ticket(ticket.id(), order, ticket.leaseMillis()),
+                        taken.isEmpty() ? 0 : token - 1, taken.isEmpty());
                 if (!attempt.isTaken()) {
                     giveBack(taken, owner, ticket == null ? null
                             : new Ticket(ticket.id(), attempt.ticketOrder(), ticket.leaseMillis()));
                     return attempt;
                 }
-                floor = attempt.token();
+                tokens[taken.size()] = attempt.token();
+                token = Math.max(token, attempt.token());
                 taken.add(group);
             }
-            for (List<String> group : taken.subList(0, taken.size() - 1)) {
-                List<String> scriptKeys = new ArrayList<>(group.size() + 1);
-                scriptKeys.add(space.fencingCounter(group.get(0)));
-                for (String key : group) {
-                    scriptKeys.add(space.lock(key));
-                }
-                String token = Long.toString(floor);
-                Long held = RedisRoundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, token, owner.id()));
-                if (held == null || held != group.size()) { // its lease ran out before the acquire ended
-                    giveBack(taken, owner, null);
-                    return Attempt.heldBy(group.get(0), order);
+            for (int i = 0; i < taken.size(); i++) {
+                if (tokens[i] < token && !raise(taken.get(i), token, owner)) {
+                    giveBack(taken, owner, null); // its lease ran out before the acquire ended
+                    return Attempt.heldBy(taken.get(i).get(0), order);
                 }
             }
-            return Attempt.taken(floor);
+            return Attempt.taken(token);
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
         }
+    }
+
+    /** Raises the counter of {@code group}'s slot to {@code token}, and its locks' tokens: whether all are still held. */
+    private boolean raise(List<String> group, long token, Owner owner) {
+        List<String> scriptKeys = new ArrayList<>(group.size() + 1);
+        scriptKeys.add(space.fencingCounter(group.get(0)));
+        for (String key : group) {
+            scriptKeys.add(space.lock(key));
+        }
+        String value = Long.toString(token);
+        Long held = RedisRoundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, value, owner.id()));
+        return held != null && held == group.size();
     }
 
     /** Releases the groups a multi-slot acquire took, and queues its ticket (if any) there again. */
@@ -217,20 +240,23 @@ final class RedisLockStore implements RemoteLockStore {
     /**
      * One acquire script call for {@code group}, keys of one slot (all of {@code keys} off a cluster); an
      * interrupted or failed call is undone for {@code keys}, the whole acquire.
+     *
+     * @param floor the token is above it (0 for none)
+     * @param clock on a cluster, whether the token is at least the server's clock in microseconds
      */
     private Attempt acquireGroup(List<String> keys, List<String> group, Owner owner, long leaseMillis, Ticket ticket,
-            long floor) {
+            long floor, boolean clock) {
         List<String> scriptKeys = new ArrayList<>(3 * group.size() + 1);
         scriptKeys.addAll(lockAndQueueKeys(group));
         scriptKeys.add(space.fencingCounter(group.get(0)));
         List<?> result;
         try {
-            result = RedisRoundTrip.call(() -> cycle.call(LockScripts.ACQUIRE, scriptKeys, owner.id(),
+            result = RedisRoundTrip.call(() -> cycle.call(script(LockScripts.ACQUIRE), scriptKeys, owner.id(),
                     owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
-                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(), prefixBytes,
-                    Long.toString(floor), space.cluster() ? "1" : "0"),
+                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)), prefixBytes,
+                    Long.toString(floor), space.cluster() && clock ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
@@ -269,7 +295,8 @@ final class RedisLockStore implements RemoteLockStore {
         }
         for (List<String> group : groups(keys)) {
             call(() -> "take a waiter for " + StoreKeys.describe(keys) + " out of their queues", () -> redis.execute(
-                    LockScripts.DEQUEUE, lockAndQueueKeys(group), ticketId, space.releaseChannel(), prefixBytes));
+                    script(LockScripts.DEQUEUE), lockAndQueueKeys(group), ticketId, space.releaseChannel(group.get(0)),
+                    prefixBytes));
         }
     }
 
@@ -337,13 +364,13 @@ final class RedisLockStore implements RemoteLockStore {
     private Set<String> releaseGroup(List<Ownership> keys) {
         List<String> scriptKeys = lockAndQueueKeys(keysOf(keys));
         Object[] args = new Object[keys.size() + 2];
-        args[0] = space.releaseChannel();
+        args[0] = space.releaseChannel(keys.get(0).key());
         args[1] = prefixBytes;
         for (int i = 0; i < keys.size(); i++) {
             args[i + 2] = keys.get(i).ownerId();
         }
         return keysAt(keys, call(() -> "release " + StoreKeys.describe(keysOf(keys)),
-                () -> cycle.call(LockScripts.RELEASE, scriptKeys, args)));
+                () -> cycle.call(script(LockScripts.RELEASE), scriptKeys, args)));
     }
 
     @Override
@@ -472,8 +499,9 @@ final class RedisLockStore implements RemoteLockStore {
     @Override
     public boolean forceRelease(String key) {
         StoreKeys.requireValid(key);
-        Long removed = call(() -> "force-release '" + key + "'", () -> redis.execute(LockScripts.FORCE_RELEASE,
-                List.of(space.lock(key)), space.releaseChannel(), ReleaseMessage.encode(key)));
+        onCluster();
+        Long removed = call(() -> "force-release '" + key + "'", () -> redis.execute(script(LockScripts.FORCE_RELEASE),
+                List.of(space.lock(key)), space.releaseChannel(key), ReleaseMessage.encode(key)));
         return removed != null && removed == 1;
     }
 
@@ -505,12 +533,22 @@ final class RedisLockStore implements RemoteLockStore {
         return subscription == null ? 0 : subscription.confirmations();
     }
 
+    /** On a Redis Cluster through Lettuce, how many slots' channels this node's subscription lacks now (tests). */
+    synchronized int missingShardChannels() {
+        return subscription == null ? 0 : subscription.missingShardChannels();
+    }
+
     @Override
     public synchronized void close() {
         if (subscription != null) {
             subscription.close();
             subscription = null;
         }
+    }
+
+    /** {@code script}, or with sharded pub/sub its twin that publishes on the shard ({@link LockScripts#sharded}). */
+    private <T> RedisScript<T> script(RedisScript<T> script) {
+        return space.sharded() ? LockScripts.sharded(script) : script;
     }
 
     /** One round trip, whatever the caller's interrupt status; every command here is safe to send again. */

@@ -2,6 +2,7 @@ package dev.locks.redis;
 
 import java.lang.System.Logger.Level;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -16,10 +17,12 @@ import org.springframework.data.redis.listener.RedisMessageListenerContainer;
 import org.springframework.util.backoff.BackOffExecution;
 
 /**
- * The node's one subscription to the release channel: a {@link RedisMessageListenerContainer} on the
+ * The node's one subscription to a notice channel: a {@link RedisMessageListenerContainer} on the
  * application's connection factory, whose messages are decoded into keys on one daemon thread (never on the
  * client's I/O thread, so that a consumer may even call Redis). A blocking client (Jedis) also gets the
- * thread it sits in {@code SUBSCRIBE} on; Lettuce needs none.
+ * thread it sits in {@code SUBSCRIBE} on; Lettuce needs none. On a Redis Cluster through Lettuce
+ * ({@link ClusterSlots#shardedPubSub}) it is a {@link LettuceShardSubscription} instead: one connection per
+ * master, {@code SSUBSCRIBE}d to the channel of each of its slots, which the scripts {@code SPUBLISH} on.
  *
  * <p>Once subscribed, Lettuce reconnects and subscribes again by itself after an outage. A subscription that
  * fails (Redis down while the node starts; a blocking client's connection lost) is replaced by a fresh
@@ -34,12 +37,14 @@ final class ReleaseSubscription implements AutoCloseable {
 
     private final RedisConnectionFactory factory;
     private final ChannelTopic topic;
+    private final String channel;
     private final Consumer<String> released;
     private final Runnable subscribed;
     private final ScheduledThreadPoolExecutor thread;
     private final SimpleAsyncTaskExecutor subscriber;
     private final AtomicInteger confirmations = new AtomicInteger();
     private RedisMessageListenerContainer container;
+    private LettuceShardSubscription shards;
     private boolean failing;
     private boolean closed;
 
@@ -51,6 +56,7 @@ final class ReleaseSubscription implements AutoCloseable {
             Runnable subscribed) {
         this.factory = factory;
         this.topic = ChannelTopic.of(channel);
+        this.channel = channel;
         this.released = released;
         this.subscribed = subscribed;
         this.thread = new ScheduledThreadPoolExecutor(1, runnable -> {
@@ -65,19 +71,27 @@ final class ReleaseSubscription implements AutoCloseable {
 
     /** Subscribes, or, when Redis cannot be reached now, keeps trying in the background. */
     synchronized void start() {
-        if (closed || container != null) {
+        if (closed || container != null || shards != null) {
             return;
         }
-        RedisMessageListenerContainer candidate = newContainer();
+        RedisMessageListenerContainer candidate = null;
         try {
-            candidate.start();
-            container = candidate;
+            if (ClusterSlots.shardedPubSub(factory)) {
+                shards = new LettuceShardSubscription(factory, channel, this::handOff, this::confirmed);
+                shards.start(); // retries by itself
+            } else {
+                candidate = newContainer();
+                candidate.start();
+                container = candidate;
+            }
             if (failing) {
                 failing = false;
-                LOG.log(Level.INFO, () -> "subscribed to Redis channel '" + topic.getTopic() + "' again");
+                LOG.log(Level.INFO, () -> "subscribed to Redis channel '" + channel + "' again");
             }
         } catch (RuntimeException e) {
-            destroy(candidate);
+            if (candidate != null) {
+                destroy(candidate);
+            }
             retryLater(e);
         }
     }
@@ -91,10 +105,7 @@ final class ReleaseSubscription implements AutoCloseable {
         if (closed) {
             return;
         }
-        if (container != null) {
-            destroy(container);
-            container = null;
-        }
+        stop();
         start();
     }
 
@@ -146,12 +157,54 @@ final class ReleaseSubscription implements AutoCloseable {
     @Override
     public synchronized void close() {
         closed = true;
+        stop();
+        thread.shutdownNow();
+        subscriber.close();
+    }
+
+    private void stop() {
         if (container != null) {
             destroy(container);
             container = null;
         }
-        thread.shutdownNow();
-        subscriber.close();
+        if (shards != null) {
+            shards.close();
+            shards = null;
+        }
+    }
+
+    /** A message's body from a client I/O thread, delivered on this subscription's thread. */
+    private void handOff(byte[] body) {
+        try {
+            thread.execute(() -> deliver(body));
+        } catch (RejectedExecutionException closed) {
+            // closed meanwhile: nobody waits for it
+        }
+    }
+
+    /** Hands each key of a message's body to the consumer, on this subscription's thread. */
+    private void deliver(byte[] body) {
+        ReleaseMessage.decode(body, key -> {
+            try {
+                released.accept(key);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "release notification for '" + key + "' failed", e);
+            }
+        });
+    }
+
+    private void confirmed() {
+        confirmations.incrementAndGet();
+        try {
+            subscribed.run();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "handling the (re)subscription to '" + channel + "' failed", e);
+        }
+    }
+
+    /** On a Redis Cluster through Lettuce, how many slots' channels no connection holds now; else 0 (tests). */
+    synchronized int missingShardChannels() {
+        return shards == null ? 0 : shards.missingSlots();
     }
 
     private static void destroy(RedisMessageListenerContainer container) {
@@ -167,23 +220,12 @@ final class ReleaseSubscription implements AutoCloseable {
 
         @Override
         public void onMessage(Message message, byte[] pattern) {
-            ReleaseMessage.decode(message.getBody(), key -> {
-                try {
-                    released.accept(key);
-                } catch (RuntimeException e) {
-                    LOG.log(Level.WARNING, "release notification for '" + key + "' failed", e);
-                }
-            });
+            deliver(message.getBody());
         }
 
         @Override
         public void onChannelSubscribed(byte[] channel, long count) {
-            confirmations.incrementAndGet();
-            try {
-                subscribed.run();
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "handling the (re)subscription to '" + topic.getTopic() + "' failed", e);
-            }
+            confirmed();
         }
     }
 }

@@ -44,7 +44,8 @@ final class Catalog {
     private static final Row LOCAL = new Row("thisProject", "**this project**: `LocalLockRegistry.acquire` + `close`");
 
     static final List<Table> TABLES = List.of(singleKey(), multiKey(2), multiKey(8), spreadKeys(), annotations(),
-            computeHit(), redis(1), redis(5), redisComputeHit(), handOff(), stampede(), memory());
+            computeHit(), redis(1), redis(5), redisComputeHit(), redisCluster(1), redisCluster(5), handOff(),
+            stampede(), memory());
 
     private static Table singleKey() {
         return new Table("Local, one key: acquire + release",
@@ -173,6 +174,18 @@ final class Catalog {
                         new Row("springIntegrationPubSub", "Spring Integration `RedisLockRegistry`, pub/sub"),
                         new Row("redisson", one ? "Redisson `RLock`" : "Redisson `RedissonMultiLock`"),
                         new Row("shedLock", "ShedLock `RedisLockProvider`")),
+                List.of());
+    }
+
+    private static Table redisCluster(int keys) {
+        boolean one = keys == 1;
+        return new Table(String.format(Locale.ROOT, "Redis Cluster, %d key%s: acquire + release", keys, one ? "" : "s"),
+                "cycles per second, all threads together, higher is better. A local cluster of 3 masters, each thread "
+                        + "its own keys" + (one ? "." : ", each in a slot of its own (this project: one round trip per "
+                        + "slot each way).") + JMH,
+                "RedisClusterLocks:keyCount=" + keys, true, null,
+                List.of(new Row("thisProject", "**this project**: `RedisLockRegistry`"),
+                        new Row("redisson", one ? "Redisson `RLock`" : "Redisson `RedissonMultiLock`")),
                 List.of());
     }
 }

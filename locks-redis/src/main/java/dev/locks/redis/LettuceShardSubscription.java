@@ -1,0 +1,286 @@
+package dev.locks.redis;
+
+import io.lettuce.core.cluster.RedisClusterClient;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode;
+import io.lettuce.core.cluster.models.partitions.RedisClusterNode.NodeFlag;
+import io.lettuce.core.cluster.pubsub.RedisClusterPubSubAdapter;
+import io.lettuce.core.cluster.pubsub.StatefulRedisClusterPubSubConnection;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.springframework.data.redis.connection.ClusterSlotHashUtil;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+
+/**
+ * A node's subscription to a channel's shard channels on a Redis Cluster, through the Lettuce client of the
+ * application's {@link LettuceConnectionFactory} (Spring Data Redis has no sharded pub/sub): the scripts
+ * {@code SPUBLISH} a notice on the channel of the slot of the keys they touched
+ * ({@link ClusterSlots#shardChannel}), which only that slot's shard carries, instead of a {@code PUBLISH} that
+ * the cluster bus copies to every node.
+ *
+ * <p>One pub/sub connection per master (Lettuce's node connections of one cluster pub/sub connection), each
+ * {@code SSUBSCRIBE}d to the channels of every slot that master serves: one {@code SSUBSCRIBE} per slot (a
+ * call takes the channels of one slot only), sent together, once; never a subscription per lock. A check every
+ * {@value #CHECK_MILLIS} ms, on a thread of its own, costs nothing while every slot's channel is held on an open
+ * connection; otherwise (a master's connection lost, a slot moved away, which Redis tells with a
+ * {@code sunsubscribe}, or the first subscription failed) it refreshes the client's view of the cluster and
+ * subscribes the missing slots on their masters now, retrying every check until every slot is covered. The
+ * view is refreshed every {@value #REFRESH_MILLIS} ms besides. Each check that subscribed slots runs
+ * {@code confirmed}, so that waiters look again for what they may have missed meanwhile; until then they poll
+ * at their retry interval.
+ */
+final class LettuceShardSubscription implements AutoCloseable {
+
+    private static final System.Logger LOG = System.getLogger(LettuceShardSubscription.class.getName());
+    static final long CHECK_MILLIS = 1_000;
+    static final long REFRESH_MILLIS = 60_000;
+    private static final long SUBSCRIBE_TIMEOUT_MILLIS = 10_000;
+    private static final int BATCH = 512;
+    private static final long START_MILLIS = 5_000;
+
+    private final RedisClusterClient client;
+    private final String channel;
+    /** channels[s]: the shard channel of slot s, or null when that name lands in another slot (a hash-tagged prefix). */
+    private final byte[][] channels;
+    private final Consumer<byte[]> messages;
+    private final Runnable confirmed;
+    private final ScheduledThreadPoolExecutor thread;
+    private final Object lock = new Object();
+    private StatefulRedisClusterPubSubConnection<byte[], byte[]> connection;
+    /** at[s]: the master ("host:port") whose connection holds slot s's channel; null when none does (yet). */
+    private final String[] at = new String[ClusterSlots.COUNT];
+    private final Map<String, StatefulRedisPubSubConnection<byte[], byte[]>> nodes = new HashMap<>();
+    private long refreshedAt;
+    private boolean failing;
+    private volatile boolean closed;
+
+    /** Whether {@code factory} is a Lettuce one on a Redis Cluster (its native client is a {@link RedisClusterClient}). */
+    static boolean supports(RedisConnectionFactory factory) {
+        return factory instanceof LettuceConnectionFactory lettuce && lettuce.getNativeClient() instanceof RedisClusterClient;
+    }
+
+    /**
+     * @param messages receives each message's body, on a Lettuce I/O thread: it must hand it on, not block
+     * @param confirmed run after each check that subscribed slots (the first, and after a failover)
+     */
+    LettuceShardSubscription(RedisConnectionFactory factory, String channel, Consumer<byte[]> messages,
+            Runnable confirmed) {
+        this.client = (RedisClusterClient) ((LettuceConnectionFactory) factory).getRequiredNativeClient();
+        this.channel = channel;
+        this.messages = messages;
+        this.confirmed = confirmed;
+        this.channels = new byte[ClusterSlots.COUNT][];
+        for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
+            String name = ClusterSlots.shardChannel(channel, slot);
+            if (ClusterSlotHashUtil.calculateSlot(name) == slot) {
+                channels[slot] = name.getBytes(StandardCharsets.UTF_8);
+            }
+        }
+        this.thread = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread checker = new Thread(runnable, "locks-redis-shards");
+            checker.setDaemon(true);
+            return checker;
+        });
+    }
+
+    /**
+     * Subscribes every master's slots on this subscription's thread, waiting up to {@value #START_MILLIS} ms
+     * for it (as Spring's listener container waits for a plain subscription: the node's first waiters should
+     * not miss their notices), then checks every {@value #CHECK_MILLIS} ms. {@code confirmed} tells when.
+     */
+    void start() {
+        Future<?> first = thread.submit(this::check);
+        thread.scheduleWithFixedDelay(this::check, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
+        try {
+            first.get(START_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException slow) {
+            // it goes on, or is tried again, in the background
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void check() {
+        synchronized (lock) {
+            if (closed) {
+                return;
+            }
+            try {
+                if (connection == null) {
+                    connection = client.connectPubSub(ByteArrayCodec.INSTANCE);
+                    connection.setNodeMessagePropagation(true); // the node connections' messages reach the listener
+                    connection.addListener(new Listener());
+                }
+                nodes.forEach((address, node) -> {
+                    if (!node.isOpen()) { // its subscriptions may not come back with it: subscribe again
+                        forget(address);
+                    }
+                });
+                boolean complete = complete();
+                if (complete && System.currentTimeMillis() - refreshedAt < REFRESH_MILLIS) {
+                    return;
+                }
+                if (refreshedAt != 0) { // the first check takes the view the client has
+                    client.refreshPartitions();
+                }
+                refreshedAt = System.currentTimeMillis();
+                int subscribed = subscribeMissing();
+                if (subscribed > 0) {
+                    confirmed.run();
+                }
+                if (complete()) {
+                    if (failing) {
+                        failing = false;
+                        LOG.log(Level.INFO, () -> "subscribed to every shard channel of '" + channel + "' again");
+                    }
+                } else {
+                    failed(null);
+                }
+            } catch (RuntimeException | ExecutionException | TimeoutException e) {
+                failed(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt(); // closing
+            }
+        }
+    }
+
+    /** SSUBSCRIBEs, on each reachable master, its slots' channels that no connection holds: how many it subscribed. */
+    private int subscribeMissing() throws InterruptedException, ExecutionException, TimeoutException {
+        int subscribed = 0;
+        for (RedisClusterNode master : client.getPartitions()) {
+            if (!master.is(NodeFlag.UPSTREAM) || master.is(NodeFlag.FAIL) || master.is(NodeFlag.EVENTUAL_FAIL)) {
+                continue;
+            }
+            String address = master.getUri().getHost() + ":" + master.getUri().getPort();
+            StatefulRedisPubSubConnection<byte[], byte[]> node = nodes.get(address);
+            if (node != null && !node.isOpen()) {
+                continue; // reconnecting, or gone: its slots wait for it or for their new master
+            }
+            List<Integer> missing = new ArrayList<>();
+            for (int slot : master.getSlots()) {
+                if (channels[slot] != null && !address.equals(at[slot])) {
+                    missing.add(slot);
+                }
+            }
+            if (missing.isEmpty()) {
+                continue;
+            }
+            if (node == null) {
+                node = connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
+                nodes.put(address, node);
+            }
+            for (int from = 0; from < missing.size(); from += BATCH) { // a batch in flight at a time, even under load
+                List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
+                List<CompletableFuture<Void>> replies = new ArrayList<>(batch.size());
+                for (int slot : batch) {
+                    replies.add(node.async().ssubscribe(channels[slot]).toCompletableFuture());
+                }
+                try {
+                    CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                            .get(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+                } finally {
+                    for (int i = 0; i < batch.size(); i++) { // the slots subscribed stay so, whatever failed
+                        CompletableFuture<Void> reply = replies.get(i);
+                        if (reply.isDone() && !reply.isCompletedExceptionally()) {
+                            at[batch.get(i)] = address;
+                            subscribed++;
+                        }
+                    }
+                }
+            }
+        }
+        return subscribed;
+    }
+
+    /** Whether every slot's channel is held by a connection. */
+    private boolean complete() {
+        for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
+            if (channels[slot] != null && at[slot] == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** How many slots' channels no connection holds now (tests). */
+    int missingSlots() {
+        synchronized (lock) {
+            int missing = 0;
+            for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
+                if (channels[slot] != null && at[slot] == null) {
+                    missing++;
+                }
+            }
+            return missing;
+        }
+    }
+
+    private void forget(String address) {
+        for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
+            if (address.equals(at[slot])) {
+                at[slot] = null;
+            }
+        }
+    }
+
+    private void failed(Throwable cause) {
+        if (!failing && !closed) {
+            failing = true;
+            LOG.log(Level.WARNING, () -> "could not subscribe to every shard channel of '" + channel + "' ("
+                    + missingSlots() + " slots missing); waiters on keys there poll at their retry interval, trying"
+                    + " again every " + CHECK_MILLIS + " ms", cause);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        thread.shutdownNow();
+        synchronized (lock) {
+            if (connection != null) {
+                connection.closeAsync();
+                connection = null;
+            }
+        }
+    }
+
+    /** The shard channels' messages, and Redis taking a slot's channel away (the slot moved to another master). */
+    private final class Listener extends RedisClusterPubSubAdapter<byte[], byte[]> {
+
+        @Override
+        public void smessage(RedisClusterNode node, byte[] shardChannel, byte[] message) {
+            messages.accept(message);
+        }
+
+        @Override
+        public void sunsubscribed(RedisClusterNode node, byte[] shardChannel, long count) {
+            if (closed) {
+                return;
+            }
+            int slot = ClusterSlotHashUtil.calculateSlot(shardChannel);
+            try {
+                thread.execute(() -> { // never under this I/O thread: a check may be waiting for it
+                    synchronized (lock) {
+                        at[slot] = null;
+                    }
+                });
+            } catch (RejectedExecutionException closing) {
+                // closed meanwhile
+            }
+        }
+    }
+}
