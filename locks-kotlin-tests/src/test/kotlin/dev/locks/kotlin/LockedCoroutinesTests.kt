@@ -4,6 +4,7 @@ import dev.locks.Lease
 import dev.locks.LockRegistry
 import dev.locks.spring.LocksAutoConfiguration
 import java.time.Duration
+import java.util.concurrent.Executors
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
 import kotlinx.coroutines.Dispatchers
@@ -14,7 +15,9 @@ import kotlinx.coroutines.delay
 import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
+import kotlinx.coroutines.asCoroutineDispatcher
 import kotlinx.coroutines.runBlocking
+import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
 import org.assertj.core.api.Assertions.assertThat
 import org.assertj.core.api.Assertions.assertThatExceptionOfType
@@ -58,6 +61,26 @@ abstract class LockedCoroutinesTests {
         assertThat(ledger.balances["a"]).isEqualTo(CALLS)
         assertThat(deposits).containsExactlyInAnyOrderElementsOf(1..CALLS)
         assertThat(ledger.mostInside.get()).isEqualTo(1)
+    }
+
+    @Test
+    fun waitingCoroutinesShouldHoldNoThreadOfTheirDispatcher() = run { accounts, _ ->
+        Executors.newSingleThreadExecutor().asCoroutineDispatcher().use { oneThread ->
+            withContext(oneThread) {
+                val holds = CompletableDeferred<Lease>()
+                val release = CompletableDeferred<Unit>()
+                val holder = launch { accounts.holdAll(listOf("account:k"), holds, release) }
+                holds.await()
+                val waiters = (1..COLLECTORS).map { async { accounts.deposit("k", 1) } }
+                delay(WAITER_SETTLES)
+
+                // this coroutine still runs on the dispatcher's one thread, beside every waiter and the holder
+                release.complete(Unit)
+                assertThat(waiters.awaitAll()).containsExactlyInAnyOrderElementsOf(1..COLLECTORS)
+                holder.join()
+            }
+        }
+        assertThat(ledger.balances["k"]).isEqualTo(COLLECTORS)
     }
 
     @Test
