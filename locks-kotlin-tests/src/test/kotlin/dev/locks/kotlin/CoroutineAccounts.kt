@@ -4,6 +4,7 @@ import dev.locks.Lease
 import dev.locks.annotation.FetchOrCompute
 import dev.locks.annotation.Locked
 import dev.locks.spring.reactive.ReactiveLease
+import java.util.Optional
 import java.util.concurrent.ConcurrentHashMap
 import java.util.concurrent.atomic.AtomicInteger
 import kotlinx.coroutines.CompletableDeferred
@@ -71,6 +72,14 @@ open class CoroutineAccounts(private val ledger: Ledger) {
         ledger.computations.incrementAndGet()
         delay(50)
         return "quote:$symbol"
+    }
+
+    /** An empty result stores nothing, as for a blocking method returning Optional. */
+    @FetchOrCompute(name = "maybe", key = "#symbol", ttl = "1m")
+    open suspend fun maybeQuote(symbol: String): Optional<String> {
+        ledger.computations.incrementAndGet()
+        delay(1)
+        return if (symbol == "none") Optional.empty() else Optional.of("quote:$symbol")
     }
 
     /** Emits 1..[count] under the key of [id], suspending between the items. */

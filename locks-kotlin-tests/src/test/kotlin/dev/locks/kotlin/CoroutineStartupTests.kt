@@ -10,6 +10,7 @@ import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
 import org.springframework.boot.autoconfigure.AutoConfigurations
 import org.springframework.boot.test.context.runner.ApplicationContextRunner
+import reactor.core.publisher.Mono
 
 /** What stops startup for suspend functions and Flows, with a message that names the method. */
 class CoroutineStartupTests {
@@ -57,6 +58,14 @@ class CoroutineStartupTests {
             .contains("returns nothing")
     }
 
+    @Test
+    fun fetchOrComputeOnASuspendFunctionReturningAMonoShouldStopStartup() {
+        val failure = startupFailure(ComputedSuspendingMono::class.java)
+
+        assertThat(failure.message).contains("@FetchOrCompute")
+            .contains("ComputedSuspendingMono.find(String, Continuation)").contains("reactor.core.publisher.Mono")
+    }
+
     private fun startupFailure(beanClass: Class<*>): InvalidLocksAnnotationException {
         var failure: Throwable? = null
         runner.withBean(beanClass).run { context -> failure = context.startupFailure }
@@ -86,6 +95,11 @@ class CoroutineStartupTests {
     open class ComputedSuspendingFlow {
         @FetchOrCompute(key = "#id")
         open suspend fun find(id: String): Flow<String> = flowOf(id)
+    }
+
+    open class ComputedSuspendingMono {
+        @FetchOrCompute(key = "#id")
+        open suspend fun find(id: String): Mono<String> = Mono.just(id)
     }
 
     open class ComputedNothing {

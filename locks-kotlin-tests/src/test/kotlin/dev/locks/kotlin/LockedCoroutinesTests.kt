@@ -168,6 +168,17 @@ abstract class LockedCoroutinesTests {
     }
 
     @Test
+    fun anOptionalResultShouldStoreItsContentAndAnEmptyOneNothing() = run { accounts, _ ->
+        assertThat(accounts.maybeQuote("none")).isEmpty()
+        assertThat(accounts.maybeQuote("none")).isEmpty()
+        assertThat(ledger.computations.get()).isEqualTo(2)
+
+        assertThat(accounts.maybeQuote("XYZ")).contains("quote:XYZ")
+        assertThat(accounts.maybeQuote("XYZ")).contains("quote:XYZ")
+        assertThat(ledger.computations.get()).isEqualTo(3)
+    }
+
+    @Test
     fun aFlowShouldHoldItsKeyFromCollectionToCompletion() = run { accounts, locks ->
         val flow = accounts.ticks("h", 5)
         assertThat(isFree(locks, "ticks:h")).`as`("before collection").isTrue()

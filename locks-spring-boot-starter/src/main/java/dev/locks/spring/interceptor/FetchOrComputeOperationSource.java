@@ -90,7 +90,7 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
                     "Return a Mono of the whole result (flux.collectList(), or a suspend function returning"
                             + " flow.toList()), or use @Locked to run the stream under a lock.");
         }
-        if (suspending || ReturnTypes.isMono(type)) {
+        if (!suspending && ReturnTypes.isMono(type)) {
             return false;
         }
         if (ReturnTypes.isDeferred(type)) {
