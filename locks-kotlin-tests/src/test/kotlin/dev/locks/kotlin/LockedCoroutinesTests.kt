@@ -7,7 +7,6 @@ import java.time.Duration
 import java.util.concurrent.Executors
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.CoroutineScope
-import kotlinx.coroutines.Dispatchers
 import kotlinx.coroutines.async
 import kotlinx.coroutines.awaitAll
 import kotlinx.coroutines.cancelAndJoin
@@ -16,6 +15,7 @@ import kotlinx.coroutines.flow.take
 import kotlinx.coroutines.flow.toList
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.asCoroutineDispatcher
+import kotlinx.coroutines.reactor.asCoroutineDispatcher as asReactorDispatcher
 import kotlinx.coroutines.runBlocking
 import kotlinx.coroutines.withContext
 import kotlinx.coroutines.withTimeout
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.Test
 import org.springframework.boot.autoconfigure.AutoConfigurations
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext
 import org.springframework.boot.test.context.runner.ApplicationContextRunner
+import reactor.core.scheduler.Schedulers
 
 /**
  * `@Locked` and `@FetchOrCompute` on Kotlin suspend functions and `@Locked` on Flow, through the starter's proxies
@@ -56,7 +57,7 @@ abstract class LockedCoroutinesTests {
 
     @Test
     fun suspendFunctionsOnOneKeyShouldRunOneAtATimeAcrossTheirSuspensionPoints() = run { accounts, _ ->
-        val deposits = (1..CALLS).map { async(Dispatchers.Default) { accounts.deposit("a", 1) } }.awaitAll()
+        val deposits = (1..CALLS).map { async(NON_BLOCKING) { accounts.deposit("a", 1) } }.awaitAll()
 
         assertThat(ledger.balances["a"]).isEqualTo(CALLS)
         assertThat(deposits).containsExactlyInAnyOrderElementsOf(1..CALLS)
@@ -87,11 +88,11 @@ abstract class LockedCoroutinesTests {
     fun severalKeysShouldBeTakenAllOrNothing() = run { accounts, locks ->
         val holdsB = CompletableDeferred<Lease>()
         val releaseB = CompletableDeferred<Unit>()
-        val holder = launch(Dispatchers.Default) { accounts.holdAll(listOf("b"), holdsB, releaseB) }
+        val holder = launch(NON_BLOCKING) { accounts.holdAll(listOf("b"), holdsB, releaseB) }
         holdsB.await()
         val holdsBoth = CompletableDeferred<Lease>()
         val releaseBoth = CompletableDeferred<Unit>()
-        val both = launch(Dispatchers.Default) { accounts.holdAll(listOf("a", "b"), holdsBoth, releaseBoth) }
+        val both = launch(NON_BLOCKING) { accounts.holdAll(listOf("a", "b"), holdsBoth, releaseBoth) }
 
         delay(WAITER_SETTLES)
         assertThat(holdsBoth.isCompleted).isFalse()
@@ -112,9 +113,9 @@ abstract class LockedCoroutinesTests {
     fun cancellingAWaitingCoroutineShouldLeaveNothingLocked() = run { accounts, locks ->
         val holds = CompletableDeferred<Lease>()
         val release = CompletableDeferred<Unit>()
-        val holder = launch(Dispatchers.Default) { accounts.holdAll(listOf("c"), holds, release) }
+        val holder = launch(NON_BLOCKING) { accounts.holdAll(listOf("c"), holds, release) }
         holds.await()
-        val waiter = launch(Dispatchers.Default) {
+        val waiter = launch(NON_BLOCKING) {
             accounts.holdAll(listOf("c", "d"), CompletableDeferred(), CompletableDeferred())
         }
         delay(WAITER_SETTLES)
@@ -130,7 +131,7 @@ abstract class LockedCoroutinesTests {
     @Test
     fun cancellingACoroutineThatHoldsTheKeyShouldReleaseIt() = run { accounts, locks ->
         val entered = CompletableDeferred<Unit>()
-        val holder = launch(Dispatchers.Default) { accounts.holdUntilCancelled("e", entered) }
+        val holder = launch(NON_BLOCKING) { accounts.holdUntilCancelled("e", entered) }
         entered.await()
         assertThat(isFree(locks, "e")).isFalse()
 
@@ -159,7 +160,7 @@ abstract class LockedCoroutinesTests {
 
     @Test
     fun aStampedeOfSuspendedCallersShouldComputeOnce() = run { accounts, _ ->
-        val quotes = (1..CALLS).map { async(Dispatchers.Default) { accounts.quote("XYZ") } }.awaitAll()
+        val quotes = (1..CALLS).map { async(NON_BLOCKING) { accounts.quote("XYZ") } }.awaitAll()
 
         assertThat(quotes).hasSize(CALLS).containsOnly("quote:XYZ")
         assertThat(ledger.computations.get()).isEqualTo(1)
@@ -183,7 +184,7 @@ abstract class LockedCoroutinesTests {
         val flow = accounts.ticks("h", 5)
         assertThat(isFree(locks, "ticks:h")).`as`("before collection").isTrue()
 
-        val collected = (1..COLLECTORS).map { async(Dispatchers.Default) { flow.toList() } }.awaitAll()
+        val collected = (1..COLLECTORS).map { async(NON_BLOCKING) { flow.toList() } }.awaitAll()
 
         assertThat(collected).allSatisfy { assertThat(it).containsExactly(1, 2, 3, 4, 5) }
         assertThat(ledger.mostInside.get()).isEqualTo(1)
@@ -196,7 +197,7 @@ abstract class LockedCoroutinesTests {
 
         awaitFree(locks, "ticks:i")
         val started = CompletableDeferred<Unit>()
-        val collector = launch(Dispatchers.Default) {
+        val collector = launch(NON_BLOCKING) {
             accounts.ticks("i", Int.MAX_VALUE).collect { started.complete(Unit) }
         }
         started.await()
@@ -207,7 +208,7 @@ abstract class LockedCoroutinesTests {
 
     @Test
     fun aSuspendFunctionReturningAFlowShouldHoldItsKeyUntilTheFlowCompletes() = run { accounts, locks ->
-        val collected = (1..COLLECTORS).map { async(Dispatchers.Default) { accounts.ticksLater("j", 3).toList() } }
+        val collected = (1..COLLECTORS).map { async(NON_BLOCKING) { accounts.ticksLater("j", 3).toList() } }
             .awaitAll()
 
         assertThat(collected).allSatisfy { assertThat(it).containsExactly(1, 2, 3) }
@@ -223,6 +224,13 @@ abstract class LockedCoroutinesTests {
     }
 
     companion object {
+        /**
+         * Where the callers' coroutines run: Reactor's parallel threads, which BlockHound (installed for every test
+         * of this module) watches, so that any blocking call on a caller's thread, a wait for the keys included,
+         * fails the test.
+         */
+        val NON_BLOCKING = Schedulers.parallel().asReactorDispatcher()
+
         const val CALLS = 200
         const val COLLECTORS = 20
 
