@@ -5,6 +5,8 @@ import dev.locks.annotation.Locked
 import dev.locks.spring.LocksAutoConfiguration
 import dev.locks.spring.interceptor.InvalidLocksAnnotationException
 import kotlinx.coroutines.flow.Flow
+import kotlinx.coroutines.flow.MutableStateFlow
+import kotlinx.coroutines.flow.StateFlow
 import kotlinx.coroutines.flow.flowOf
 import org.assertj.core.api.Assertions.assertThat
 import org.junit.jupiter.api.Test
@@ -66,6 +68,14 @@ class CoroutineStartupTests {
             .contains("ComputedSuspendingMono.find(String, Continuation)").contains("reactor.core.publisher.Mono")
     }
 
+    @Test
+    fun lockedOnAStateFlowShouldStopStartup() {
+        val failure = startupFailure(LockedStateFlow::class.java)
+
+        assertThat(failure.message).contains("@Locked").contains("LockedStateFlow.state()")
+            .contains("kotlinx.coroutines.flow.StateFlow")
+    }
+
     private fun startupFailure(beanClass: Class<*>): InvalidLocksAnnotationException {
         var failure: Throwable? = null
         runner.withBean(beanClass).run { context -> failure = context.startupFailure }
@@ -100,6 +110,11 @@ class CoroutineStartupTests {
     open class ComputedSuspendingMono {
         @FetchOrCompute(key = "#id")
         open suspend fun find(id: String): Mono<String> = Mono.just(id)
+    }
+
+    open class LockedStateFlow {
+        @Locked
+        open fun state(): StateFlow<Int> = MutableStateFlow(1)
     }
 
     open class ComputedNothing {

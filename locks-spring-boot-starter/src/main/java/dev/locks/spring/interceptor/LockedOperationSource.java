@@ -107,7 +107,8 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         if (ReturnTypes.isFlux(type)) {
             return LockedOperation.Publishers.FLUX;
         }
-        if (ReturnTypes.isFlow(type)) {
+        // Flow itself: a SharedFlow or StateFlow method could not return the Flow that holds the keys (refused below)
+        if (type.getName().equals(ReturnTypes.FLOW)) {
             if (!ReturnTypes.hasCoroutinesReactor()) {
                 throw values.invalid(null, null, "it returns kotlinx.coroutines.flow.Flow, which @Locked adapts to a"
                         + " Reactor Flux with " + ReturnTypes.COROUTINES_REACTOR + ", and that is not on the classpath",

@@ -70,7 +70,8 @@ final class ReturnTypes {
         return ResolvableType.forType(result).toClass();
     }
 
-    private static final String FLOW = "kotlinx.coroutines.flow.Flow";
+    /** Kotlin's {@code Flow}, by name. */
+    static final String FLOW = "kotlinx.coroutines.flow.Flow";
 
     /** Whether {@code type} is Kotlin's {@code Flow} or implements it, known by name so that Kotlin stays optional. */
     static boolean isFlow(Class<?> type) {
