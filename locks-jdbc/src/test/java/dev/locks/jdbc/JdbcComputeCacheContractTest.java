@@ -48,9 +48,15 @@ class JdbcComputeCacheContractTest extends ComputeCacheContract {
         elapse(duration.toMillis());
     }
 
+    /**
+     * 400 ms, where Redis's contract test takes 200: between a value's write and the look just before its expiry
+     * run a begin, a complete and the two UPDATEs that move the expiries, each a round trip with a transaction,
+     * and the database's clock runs on meanwhile; under a load average of 17 on 2 cores 200 ms was once not
+     * enough (completeWithoutTtlShouldUseTheTtlOfBegin saw its value expire early).
+     */
     @Override
     protected Duration precision() {
-        return Duration.ofMillis(200);
+        return Duration.ofMillis(400);
     }
 
     @AfterEach

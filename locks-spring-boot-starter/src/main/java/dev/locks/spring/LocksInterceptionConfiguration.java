@@ -12,6 +12,7 @@ import dev.locks.spring.interceptor.FetchOrComputeOperationSource;
 import dev.locks.spring.interceptor.LockedAdvisor;
 import dev.locks.spring.interceptor.LockedInterceptor;
 import dev.locks.spring.interceptor.LockedOperationSource;
+import java.util.function.Supplier;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.config.BeanDefinition;
@@ -22,7 +23,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
-import org.springframework.util.function.SingletonSupplier;
 
 /**
  * The {@code @Locked}, {@code @FetchOrCompute} and {@code @EvictComputed} advisors, as Spring's own transaction
@@ -55,7 +55,7 @@ class LocksInterceptionConfiguration {
     @ConditionalOnMissingBean
     static LockedInterceptor lockedInterceptor(LockedOperationSource lockedOperationSource,
             ObjectProvider<LockRegistry> registry, ObjectProvider<CallObservations> observations) {
-        return new LockedInterceptor(lockedOperationSource, SingletonSupplier.of(registry::getObject),
+        return new LockedInterceptor(lockedOperationSource, FirstLookup.of(registry::getObject),
                 observations(observations));
     }
 
@@ -81,13 +81,13 @@ class LocksInterceptionConfiguration {
     static FetchOrComputeInterceptor fetchOrComputeInterceptor(
             FetchOrComputeOperationSource fetchOrComputeOperationSource, ObjectProvider<ComputeCache> cache,
             ObjectProvider<CallObservations> observations) {
-        return new FetchOrComputeInterceptor(fetchOrComputeOperationSource, SingletonSupplier.of(cache::getObject),
+        return new FetchOrComputeInterceptor(fetchOrComputeOperationSource, FirstLookup.of(cache::getObject),
                 observations(observations));
     }
 
     /** The application's observations, looked up on the first call; none without an ObservationRegistry. */
-    private static SingletonSupplier<CallObservations> observations(ObjectProvider<CallObservations> observations) {
-        return SingletonSupplier.of(() -> observations.getIfUnique(() -> CallObservations.NONE));
+    private static Supplier<CallObservations> observations(ObjectProvider<CallObservations> observations) {
+        return FirstLookup.of(() -> observations.getIfUnique(() -> CallObservations.NONE));
     }
 
     @Bean
@@ -112,7 +112,7 @@ class LocksInterceptionConfiguration {
     @ConditionalOnMissingBean
     static EvictComputedInterceptor evictComputedInterceptor(EvictComputedOperationSource evictComputedOperationSource,
             ObjectProvider<ComputeCache> cache) {
-        return new EvictComputedInterceptor(evictComputedOperationSource, SingletonSupplier.of(cache::getObject));
+        return new EvictComputedInterceptor(evictComputedOperationSource, FirstLookup.of(cache::getObject));
     }
 
     @Bean
@@ -132,5 +132,36 @@ class LocksInterceptionConfiguration {
     /** Read from the environment rather than {@link LocksProperties}, which advisors created early must not pull in. */
     static int aspectOrder(Environment environment) {
         return Binder.get(environment).bind(ASPECT_ORDER, Integer.class).orElse(LocksProperties.DEFAULT_ASPECT_ORDER);
+    }
+
+    /**
+     * A bean looked up on the first call and kept, without a lock: Spring's {@code SingletonSupplier} takes a
+     * {@code ReentrantLock} on its first calls, and concurrent first calls of a reactive or coroutine method, on event
+     * loops or Reactor's parallel threads, would park there (BlockHound caught it in the Kotlin tests). Two first
+     * calls may both look the bean up; a lookup of an existing singleton is idempotent and lock-free.
+     */
+    private static final class FirstLookup<T> implements Supplier<T> {
+
+        private final Supplier<T> lookup;
+
+        private volatile T value;
+
+        private FirstLookup(Supplier<T> lookup) {
+            this.lookup = lookup;
+        }
+
+        static <T> Supplier<T> of(Supplier<T> lookup) {
+            return new FirstLookup<>(lookup);
+        }
+
+        @Override
+        public T get() {
+            T found = value;
+            if (found == null) {
+                found = lookup.get();
+                value = found;
+            }
+            return found;
+        }
     }
 }

@@ -67,6 +67,7 @@ final class Catalog {
                 "ns per call, lower is better; overhead = minus the bare method. Cache calls are hits." + JMH,
                 "SpringAnnotations", false, "bareMethod",
                 List.of(new Row("locked", "**this project**: `@Locked`"),
+                        new Row("lockedMono", "**this project**: `@Locked` on `Mono`, the caller's `block()`"),
                         new Row("fetchOrComputeHit", "**this project**: `@FetchOrCompute` hit"),
                         new Row("cacheableSyncHit", "Spring `@Cacheable(sync = true)` hit, Caffeine cache"),
                         new Row("bareMethod", "the bare method, no proxy")), List.of());

@@ -3,6 +3,7 @@ package dev.locks.benchmarks.spring;
 import dev.locks.annotation.FetchOrCompute;
 import dev.locks.annotation.Locked;
 import org.springframework.cache.annotation.Cacheable;
+import reactor.core.publisher.Mono;
 
 /**
  * One trivial method body behind each annotation, with the same SpEL key everywhere: what is measured is the
@@ -21,6 +22,12 @@ public class Accounts {
     @Locked(keys = "'account:' + #id")
     public Object lockedBalance(String id) {
         return BALANCE;
+    }
+
+    /** The same lock as {@link #lockedBalance}'s, taken on subscription of the {@code Mono}. */
+    @Locked(keys = "'account:' + #id")
+    public Mono<Object> lockedMonoBalance(String id) {
+        return Mono.just(BALANCE);
     }
 
     @Cacheable(cacheNames = BenchmarkContext.CACHE, key = "'account:' + #id", sync = true)

@@ -17,7 +17,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The cost of annotation-driven interception on a Spring bean, with the same SpEL key
- * ({@code 'account:' + #id}) everywhere: {@code @Locked} (proxy, key, acquire and release) and
+ * ({@code 'account:' + #id}) everywhere: {@code @Locked} (proxy, key, acquire and release),
+ * {@code @Locked} on a {@code Mono} (the same lock, taken on subscription; the caller blocks for the value), and
  * {@code @FetchOrCompute} on a hit, against {@code @Cacheable(sync = true)} on a hit (the overhead users already
  * accept) and the bare method on an instance that is not a proxy. Each thread has an id of its own, whose
  * values are cached before measuring, so every cache call is a hit. Ten warm-up iterations: the proxies' deep
@@ -67,6 +68,16 @@ public class SpringAnnotations {
     @Benchmark
     public Object locked(Caller caller) {
         return accounts.lockedBalance(caller.id);
+    }
+
+    /**
+     * {@code @Locked} on a {@code Mono}, subscribed and awaited by the caller: the acquire on a {@code locks-wait}
+     * thread and the release on {@code boundedElastic}, two thread hand-offs per call that the blocking form does
+     * not make.
+     */
+    @Benchmark
+    public Object lockedMono(Caller caller) {
+        return accounts.lockedMonoBalance(caller.id).block();
     }
 
     @Benchmark

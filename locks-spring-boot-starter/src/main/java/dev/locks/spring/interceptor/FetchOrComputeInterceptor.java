@@ -14,7 +14,8 @@ import org.aopalliance.intercept.MethodInvocation;
  * an Observation {@code locks.compute} when the application has an {@code ObservationRegistry}), and the cache's
  * event of the call carries the method's name ({@link CallNames}), the {@code name} tag of the meters; the body
  * itself runs under its caller's name. A method returning Reactor's {@code Mono} gets a {@code Mono} back that does
- * all this on subscription, off the subscriber's thread ({@link ReactiveComputeCalls}).
+ * all this on subscription, off the subscriber's thread ({@link ReactiveComputeCalls}); so does a Kotlin
+ * {@code suspend} function, which Spring's AOP runs as a {@code Mono} and whose proxy awaits the one returned here.
  */
 public class FetchOrComputeInterceptor implements MethodInterceptor {
 

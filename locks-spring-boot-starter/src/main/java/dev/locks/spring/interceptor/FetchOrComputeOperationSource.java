@@ -16,10 +16,12 @@ import org.springframework.core.env.Environment;
  *
  * <p>Return types: a value (stored as is); {@code Optional} (its content is stored, an empty one stores
  * nothing, as a {@code null} result, and callers get an {@code Optional} back); Reactor's {@code Mono} (its value is
- * stored, an empty one stores nothing; {@link ReactiveComputeCalls}). A {@code Flux}, other asynchronous and
- * reactive types ({@code CompletableFuture}, {@code Future}, ...), Kotlin {@code suspend} functions and
- * {@code void} are rejected at startup: the cache would store the future (or what a suspend function returns at
- * its first suspension), not the value.
+ * stored, an empty one stores nothing; {@link ReactiveComputeCalls}); a Kotlin {@code suspend} function, which
+ * Spring's AOP runs as a {@code Mono} of its result when kotlinx-coroutines-reactor and kotlin-reflect are on the
+ * classpath (without them it is rejected at startup, as the cache would store what it returns at its first
+ * suspension). A {@code Flux} or a Kotlin {@code Flow} (a stream), other asynchronous and reactive types
+ * ({@code CompletableFuture}, {@code Future}, ...) and {@code void} (or {@code Unit}) are rejected at startup: the
+ * cache would store the future, not the value.
  */
 public class FetchOrComputeOperationSource extends AnnotationOperationSource<FetchOrCompute, FetchOrComputeOperation> {
 
@@ -42,7 +44,7 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
                 expressions);
         String tagName = name.isEmpty() ? MethodDescriptions.tagName(targetClass, method) : name;
         return new FetchOrComputeOperation(key, tagName, overrides(annotation, values), optional,
-                ReturnTypes.isMono(method.getReturnType()));
+                ReturnTypes.isMono(method.getReturnType()) || ReturnTypes.isSuspending(method));
     }
 
     private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {
@@ -64,25 +66,32 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
 
     /** Whether the method returns an {@code Optional}; rejects what cannot be stored. */
     private static boolean checkReturnType(Method method, AttributeValues values) {
-        if (ReturnTypes.isSuspending(method)) {
-            throw values.invalid(null, null, "it is a Kotlin suspend function, which finishes on a coroutine after"
-                    + " the call has returned: the cache would store what the call returned first, not the value",
-                    "Make the function non-suspending, or call ComputeCache.fetchOrCompute inside the coroutine (on a"
-                            + " dispatcher that may block, such as Dispatchers.IO).");
+        boolean suspending = ReturnTypes.isSuspending(method);
+        if (suspending) {
+            String missing = ReturnTypes.missingForSuspending();
+            if (missing != null) {
+                throw values.invalid(null, null, "it is a Kotlin suspend function, and without " + missing + " on the"
+                        + " classpath Spring calls it as a plain method, which returns at its first suspension point:"
+                        + " the cache would store what the call returned first, not the value",
+                        "Add " + missing + " to the application (Spring then runs suspend functions as coroutines whose"
+                                + " result @FetchOrCompute stores), or call ComputeCache.fetchOrCompute inside the"
+                                + " coroutine (on a dispatcher that may block, such as Dispatchers.IO).");
+            }
         }
-        Class<?> type = method.getReturnType();
-        if (type == void.class || type == Void.class) {
+        Class<?> type = suspending ? ReturnTypes.suspendingResult(method) : method.getReturnType();
+        if (type == void.class || type == Void.class || type.getName().equals("kotlin.Unit")) {
             throw values.invalid(null, null, "it returns nothing, so there is no value to store",
                     "Return the computed value, or use @Locked to run the method under a lock.");
         }
-        if (ReturnTypes.isMono(type)) {
-            return false;
+        if (ReturnTypes.isFlux(type) || ReturnTypes.isFlow(type)) {
+            throw values.invalid(null, null, "it returns " + (ReturnTypes.isFlux(type) ? "reactor.core.publisher.Flux"
+                    : "kotlinx.coroutines.flow.Flow") + ", a stream of values, and the cache stores one value per key"
+                    + " (as Spring's @Cacheable does not cache streams either)",
+                    "Return a Mono of the whole result (flux.collectList(), or a suspend function returning"
+                            + " flow.toList()), or use @Locked to run the stream under a lock.");
         }
-        if (ReturnTypes.isFlux(type)) {
-            throw values.invalid(null, null, "it returns reactor.core.publisher.Flux, a stream of values, and the cache"
-                    + " stores one value per key (as Spring's @Cacheable does not cache streams either)",
-                    "Return a Mono of the whole result (flux.collectList()), or use @Locked to run the stream under a"
-                            + " lock.");
+        if (!suspending && ReturnTypes.isMono(type)) {
+            return false;
         }
         if (ReturnTypes.isDeferred(type)) {
             throw values.invalid(null, null, "it returns " + type.getName() + ": the cache would store the"

@@ -23,7 +23,7 @@ public final class LockedOperation {
         this(keys, overrides, async, tagName, Publishers.NONE);
     }
 
-    /** @param publishers whether the method returns a Reactor {@code Mono} or {@code Flux} */
+    /** @param publishers whether the method returns a Reactor {@code Mono} or {@code Flux}, or a Kotlin {@code Flow} */
     LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String tagName,
             Publishers publishers) {
         this.keys = keys;
@@ -33,14 +33,19 @@ public final class LockedOperation {
         this.publishers = publishers;
     }
 
-    /** What a method hands back of Reactor's types. */
+    /**
+     * What a method hands back of Reactor's types. A Kotlin {@code suspend} function is one too: Spring's AOP calls
+     * it as a {@code Mono} of its result (a {@code Flux} when its result is a {@code Flow}), which the proxy awaits.
+     */
     enum Publishers {
         /** Neither a {@code Mono} nor a {@code Flux}. */
         NONE,
-        /** A {@code Mono}. */
+        /** A {@code Mono}, or a {@code suspend} function's. */
         MONO,
-        /** A {@code Flux}. */
-        FLUX
+        /** A {@code Flux}, or a {@code suspend} function's whose result is a {@code Flow}. */
+        FLUX,
+        /** A Kotlin {@code Flow} (a method that returns one, not a {@code suspend} function). */
+        FLOW
     }
 
     /** The {@code name} tag of this method's meters and observation: {@code <simple class name>.<method name>}. */
@@ -58,14 +63,22 @@ public final class LockedOperation {
         return overrides.over(defaults);
     }
 
-    /** Whether the method returns a Reactor {@code Mono} or {@code Flux}: its keys are taken on subscription. */
+    /**
+     * Whether the method returns a Reactor {@code Mono} or {@code Flux} or a Kotlin {@code Flow}, or is a
+     * {@code suspend} function: its keys are taken on subscription (on collection, when the coroutine awaits).
+     */
     boolean reactive() {
         return publishers != Publishers.NONE;
     }
 
-    /** Whether the method returns a Reactor {@code Flux}. */
+    /** Whether the method returns a Reactor {@code Flux} or a Kotlin {@code Flow}: a stream of values. */
     boolean flux() {
-        return publishers == Publishers.FLUX;
+        return publishers == Publishers.FLUX || publishers == Publishers.FLOW;
+    }
+
+    /** Whether the method returns a Kotlin {@code Flow}, adapted to and from a {@code Flux}. */
+    boolean flow() {
+        return publishers == Publishers.FLOW;
     }
 
     /** Whether the method returns a {@code CompletableFuture} (or {@code CompletionStage}). */

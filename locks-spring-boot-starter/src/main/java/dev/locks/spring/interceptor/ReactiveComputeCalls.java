@@ -14,7 +14,8 @@ import reactor.core.publisher.Mono;
  * for its {@code Mono} there, blocking only that pooled thread; every other subscriber waits for the same value or
  * exception as the blocking form's callers do (SPEC 4: TTL, timeouts, promotion and failures alike). An empty
  * {@code Mono} stores nothing, as a {@code null} result. A subscriber that cancels leaves the computation running
- * for the others: it gets nothing, and nothing is interrupted.
+ * for the others: it gets nothing, and nothing is interrupted. A Kotlin {@code suspend} function takes the same path:
+ * Spring's AOP runs it as a {@code Mono} of its result, and the proxy awaits the {@code Mono} returned here.
  */
 final class ReactiveComputeCalls {
 

@@ -5,9 +5,12 @@ import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.spring.reactive.ReactiveLease;
 import java.util.List;
+import java.util.function.Function;
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
 import org.springframework.aop.ProxyMethodInvocation;
+import org.springframework.core.ReactiveAdapter;
+import org.springframework.core.ReactiveAdapterRegistry;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Scheduler;
@@ -25,6 +28,13 @@ import reactor.core.scheduler.Schedulers;
  * would starve its own holder. The lease is detached at once, on its acquiring thread, so that the pooled thread
  * does not re-enter its locks for the next subscription it serves. Like every class of the interceptors that names
  * Reactor, loaded for Reactor return types only.
+ *
+ * <p>Kotlin needs nothing of its own here. Spring's AOP runs a {@code suspend} function as a {@code Mono} of its
+ * result (a {@code Flux} when that is a {@code Flow}): {@code proceed()} returns it, and the proxy awaits what this
+ * interceptor returns in its place, so the coroutine suspends while the keys are taken and the function's body runs
+ * under them until it returns; cancelling the coroutine cancels the subscription. A {@code Flow} is adapted to a
+ * {@code Flux} and back with Spring's {@link ReactiveAdapterRegistry} (kotlinx-coroutines-reactor), which carries the
+ * Reactor context, and with it {@link ReactiveLease}, into the coroutine context ({@code ReactorContext}).
  */
 final class ReactiveLockedCalls {
 
@@ -38,13 +48,23 @@ final class ReactiveLockedCalls {
         MethodInvocation template = cloned(invocation);
         Mono<Lease> acquire = ReactiveWaits.off(() -> acquire(operation, locks, keys, options, observations), true,
                 Lease::close);
-        if (operation.flux()) {
-            return Flux.usingWhen(acquire, lease -> Flux.from(call(template, lease))
-                    .contextWrite(ReactiveLease.context(lease)), lease -> release(lease, scheduler),
-                    (lease, error) -> release(lease, scheduler), lease -> release(lease, scheduler))
-                    .doOnDiscard(Lease.class, Lease::close);
+        if (operation.flow()) {
+            ReactiveAdapter flows = ReactiveAdapterRegistry.getSharedInstance()
+                    .getAdapter(invocation.getMethod().getReturnType());
+            return flows.fromPublisher(lockedFlux(acquire, template, flows::toPublisher, scheduler));
         }
-        return Mono.usingWhen(acquire, lease -> Mono.from(call(template, lease))
+        if (operation.flux()) {
+            return lockedFlux(acquire, template, ReactiveLockedCalls::publisher, scheduler);
+        }
+        return Mono.usingWhen(acquire, lease -> Mono.from(call(template, lease, ReactiveLockedCalls::publisher))
+                .contextWrite(ReactiveLease.context(lease)), lease -> release(lease, scheduler),
+                (lease, error) -> release(lease, scheduler), lease -> release(lease, scheduler))
+                .doOnDiscard(Lease.class, Lease::close);
+    }
+
+    private static Flux<Object> lockedFlux(Mono<Lease> acquire, MethodInvocation template,
+            Function<Object, Publisher<?>> toPublisher, Scheduler scheduler) {
+        return Flux.usingWhen(acquire, lease -> Flux.from(call(template, lease, toPublisher))
                 .contextWrite(ReactiveLease.context(lease)), lease -> release(lease, scheduler),
                 (lease, error) -> release(lease, scheduler), lease -> release(lease, scheduler))
                 .doOnDiscard(Lease.class, Lease::close);
@@ -67,19 +87,25 @@ final class ReactiveLockedCalls {
     /**
      * Runs the method for one subscription (a clone of the invocation each time, so that a resubscription runs
      * the interceptors behind this one again), with the lease as {@code Lease.current()} while it builds its
-     * publisher and in the publisher's context while that runs.
+     * publisher and in the publisher's context while that runs; {@code toPublisher} turns the method's result into
+     * the publisher (the result itself, or a {@code Flow} adapted).
      */
     @SuppressWarnings("unchecked")
-    private static Publisher<Object> call(MethodInvocation template, Lease lease) {
+    private static Publisher<Object> call(MethodInvocation template, Lease lease,
+            Function<Object, Publisher<?>> toPublisher) {
         MethodInvocation invocation = cloned(template);
-        Object publisher;
+        Object result;
         try (Lease.CurrentScope scope = Lease.makeCurrent(lease)) {
-            publisher = invocation.proceed();
+            result = invocation.proceed();
         }
         catch (Throwable ex) {
             return Mono.error(ex);
         }
-        return publisher == null ? Mono.empty() : (Publisher<Object>) publisher;
+        return result == null ? Mono.empty() : (Publisher<Object>) toPublisher.apply(result);
+    }
+
+    private static Publisher<?> publisher(Object result) {
+        return (Publisher<?>) result;
     }
 
     /**

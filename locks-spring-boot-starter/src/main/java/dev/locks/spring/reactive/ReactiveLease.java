@@ -17,6 +17,10 @@ import reactor.util.context.Context;
  *             .flatMap(lease -> ledger.write(id, cents, lease.fencingToken()));
  * }
  * }</pre>
+ *
+ * <p>In a Kotlin {@code suspend} function or {@code Flow} under {@code @Locked}, await it:
+ * {@code ReactiveLease.current().awaitSingle()} (kotlinx-coroutines-reactor's {@code awaitSingle} subscribes with the
+ * coroutine's {@code ReactorContext}, where the lease is).
  */
 public final class ReactiveLease {
 

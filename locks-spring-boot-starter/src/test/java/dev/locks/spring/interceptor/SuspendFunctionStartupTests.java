@@ -13,11 +13,13 @@ import org.springframework.boot.diagnostics.FailureAnalysis;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
- * Kotlin {@code suspend} functions annotated {@code @Locked} or {@code @FetchOrCompute} stop startup (issue 11,
- * observation 4): a suspend function returns at its first suspension point and finishes later on a coroutine,
- * so a proxy around it would run the rest of its body without the lock. The fixtures are Java methods of the
- * JVM shape the Kotlin compiler gives {@code suspend fun find(id: String): String} (a last parameter
- * {@code Continuation}, an erased {@code Object} result), which is all the starter sees of a compiled one.
+ * Kotlin {@code suspend} functions annotated {@code @Locked} or {@code @FetchOrCompute} stop startup when
+ * kotlinx-coroutines-reactor is not on the classpath (issue 11, observation 4; this test run has Kotlin's standard
+ * library only): Spring then calls a suspend function as a plain method, which returns at its first suspension point
+ * and finishes later on a coroutine, so a proxy around it would run the rest of its body without the lock. With it,
+ * both annotations hold across the coroutine (issue 13: the Kotlin tests of locks-kotlin-tests). The fixtures are
+ * Java methods of the JVM shape the Kotlin compiler gives {@code suspend fun find(id: String): String} (a last
+ * parameter {@code Continuation}, an erased {@code Object} result), which is all the starter sees of a compiled one.
  */
 class SuspendFunctionStartupTests {
 
