@@ -51,6 +51,8 @@ final class Catalog {
                 "ns per cycle, lower is better. Each thread has a key of its own: nobody waits." + JMH,
                 "LocalSingleKey", false, null,
                 List.of(LOCAL, FLOOR_MAP, new Row("reentrantLock", "`ReentrantLock` (one lock, no key)"),
+                        new Row("lock4jLocal", "lock4j's `LocalLockExecutor` (its algorithm, restated: unreleased)"),
+                        new Row("mapOfReentrantLocks", "`ConcurrentHashMap<String, ReentrantLock>` + removal, by hand"),
                         DEFAULT_REGISTRY, STRIPED), List.of());
     }
 
