@@ -10,19 +10,23 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Fields that change after publication are accessed through {@link VarHandle}s so that the constructor
  * writes stay plain (the table publishes the entry safely) and the uncontended path pays no fences it
- * does not need.
+ * does not need. The detached and lost marks live in the hold count's word rather than in fields of their own:
+ * two booleans would take a {@link SoloLease} from 64 to 72 bytes, a held lock's largest part.
  */
 class LockEntry implements Blocker {
 
-    /** The bit of {@link #holds} that a {@link SoloLease} sets when it is closed; the rest counts holds. */
+    /** The bit of {@link #holds} that a {@link SoloLease} sets when it is closed. */
     static final int SELF_CLOSED = 0x8000_0000;
-    private static final int COUNT = 0x7FFF_FFFF;
+    /** The bit of {@link #holds} set once the entry was handed to async work (no re-entry, no dead-owner check). */
+    private static final int DETACHED = 0x4000_0000;
+    /** The bit of {@link #holds} set once the entry was taken from its holders (as stale, or by force). */
+    private static final int LOST = 0x2000_0000;
+    /** The rest of {@link #holds} counts holds. */
+    private static final int COUNT = 0x1FFF_FFFF;
 
     private static final VarHandle HOLDS;
     private static final VarHandle EXPIRES;
     private static final VarHandle TOKEN;
-    private static final VarHandle DETACHED;
-    private static final VarHandle LOST;
 
     static {
         try {
@@ -30,8 +34,6 @@ class LockEntry implements Blocker {
             HOLDS = lookup.findVarHandle(LockEntry.class, "holds", int.class);
             EXPIRES = lookup.findVarHandle(LockEntry.class, "expiresNanos", long.class);
             TOKEN = lookup.findVarHandle(LockEntry.class, "token", long.class);
-            DETACHED = lookup.findVarHandle(LockEntry.class, "detached", boolean.class);
-            LOST = lookup.findVarHandle(LockEntry.class, "lost", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -47,8 +49,7 @@ class LockEntry implements Blocker {
 
     private long expiresNanos;
     private long token;
-    private boolean detached;
-    private boolean lost;
+    /** The hold count, with the marks {@link #SELF_CLOSED}, {@link #DETACHED} and {@link #LOST}. */
     private int holds;
 
     /**
@@ -87,7 +88,7 @@ class LockEntry implements Blocker {
 
     /** Whether {@code thread} may re-enter this entry: it took it and has not handed it to async work. */
     boolean isOwnedBy(Thread thread) {
-        return acquirer == thread && !(boolean) DETACHED.getOpaque(this);
+        return acquirer == thread && ((int) HOLDS.getOpaque(this) & DETACHED) == 0;
     }
 
     /** Adds one hold for a re-entrant acquire; false when the last hold is being released. */
@@ -96,6 +97,9 @@ class LockEntry implements Blocker {
             int current = (int) HOLDS.getVolatile(this);
             if ((current & COUNT) == 0) {
                 return false;
+            }
+            if ((current & COUNT) == COUNT) {
+                throw new IllegalStateException("maximum re-entry count exceeded for key " + Keys.show(key));
             }
             if (HOLDS.compareAndSet(this, current, current + 1)) {
                 return true;
@@ -139,7 +143,7 @@ class LockEntry implements Blocker {
 
     /** Why this entry is stale at {@code nowNanos}, or {@code null} when it is not. */
     StaleReason staleReason(long nowNanos) {
-        if (!(boolean) DETACHED.getOpaque(this) && !acquirer.isAlive()) {
+        if (((int) HOLDS.getOpaque(this) & DETACHED) == 0 && !acquirer.isAlive()) {
             return StaleReason.DEAD_OWNER;
         }
         return isExpired(nowNanos) ? StaleReason.EXPIRED : null;
@@ -183,20 +187,20 @@ class LockEntry implements Blocker {
     }
 
     boolean isDetached() {
-        return (boolean) DETACHED.getOpaque(this);
+        return ((int) HOLDS.getOpaque(this) & DETACHED) != 0;
     }
 
     void markDetached() {
-        DETACHED.setVolatile(this, true);
+        HOLDS.getAndBitwiseOr(this, DETACHED);
     }
 
     /** Whether the entry was taken from its holders (as stale, or by force). */
     boolean isLost() {
-        return (boolean) LOST.getVolatile(this);
+        return ((int) HOLDS.getVolatile(this) & LOST) != 0;
     }
 
     void markLost() {
-        LOST.setVolatile(this, true);
+        HOLDS.getAndBitwiseOr(this, LOST);
     }
 
     /** Whether it has left the table or is on its way out (its last hold dropped, or taken as stale or by force). */
