@@ -363,7 +363,7 @@ public final class LockEngine implements AutoCloseable {
     /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
     private String blocked(Blocker blocker) {
         String holder = blocker instanceof LockEntry entry
-                ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos)
+                ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos())
                 : backing.holderElsewhere(blocker.key());
         if (holder == null) {
             return "'" + blocker.key() + "' goes first to a caller that has waited for it longer.";

@@ -13,10 +13,17 @@ import java.util.List;
 final class SoloLease extends LockEntry implements Lease, Attempt {
 
     private final LockEngine engine;
+    private final long acquiredNanos;
 
     SoloLease(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos) {
         super(key, acquirer, null, nowNanos, timeoutNanos, leaseNanos);
         this.engine = engine;
+        this.acquiredNanos = nowNanos;
+    }
+
+    @Override
+    long acquiredNanos() {
+        return acquiredNanos;
     }
 
     @Override
