@@ -292,7 +292,7 @@ public final class LockEngine implements AutoCloseable {
      */
     private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter) {
         Thread caller = Thread.currentThread();
-        TableLease lease = new TableLease(this, keys, nowNanos, backing.newOwnerId());
+        TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker = olderWaiter(keys[i], waiter, caller, nowNanos);
             if (blocker == null) {

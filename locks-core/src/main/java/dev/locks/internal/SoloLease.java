@@ -14,11 +14,18 @@ final class SoloLease extends LockEntry implements Lease, Attempt {
 
     private final LockEngine engine;
     private final long acquiredNanos;
+    private final long timeoutNanos;
 
     SoloLease(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos) {
-        super(key, acquirer, null, nowNanos, timeoutNanos, leaseNanos);
+        super(key, acquirer, null, nowNanos, leaseNanos);
         this.engine = engine;
         this.acquiredNanos = nowNanos;
+        this.timeoutNanos = timeoutNanos;
+    }
+
+    @Override
+    long timeoutNanos() {
+        return timeoutNanos;
     }
 
     @Override

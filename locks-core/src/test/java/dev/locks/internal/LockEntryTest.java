@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class LockEntryTest {
 
     private static LockEntry entry() {
-        return new LockEntry("k", Thread.currentThread(), null, 0, Long.MAX_VALUE, Long.MAX_VALUE);
+        return new LockEntry("k", Thread.currentThread(), null, 0, Long.MAX_VALUE);
     }
 
     @Test
