@@ -18,7 +18,7 @@ import org.springframework.util.ConcurrentReferenceHashMap;
  *       its last hold, and nobody queues; then unlock.</li>
  * </ul>
  */
-final class Lock4jStyleLocal {
+public final class Lock4jStyleLocal {
 
     private static final long NEVER = -1;
 
@@ -26,7 +26,7 @@ final class Lock4jStyleLocal {
             new ConcurrentReferenceHashMap<>(32, ConcurrentReferenceHashMap.ReferenceType.WEAK);
 
     /** A fair lock with an expiry in wall-clock milliseconds ({@link #NEVER}: none). */
-    static final class ExpiringLock extends ReentrantLock {
+    public static final class ExpiringLock extends ReentrantLock {
         private long expiresMillis;
 
         ExpiringLock(long expireMillis) {
@@ -44,7 +44,7 @@ final class Lock4jStyleLocal {
     }
 
     /** The key's lock, held; {@code null} when the acquire timed out. */
-    ExpiringLock acquire(String key, long expireMillis, long acquireTimeoutMillis) {
+    public ExpiringLock acquire(String key, long expireMillis, long acquireTimeoutMillis) {
         ExpiringLock lock = locks.compute(key,
                 (k, current) -> current == null || current.isExpired() ? new ExpiringLock(expireMillis) : current);
         try {
@@ -60,7 +60,7 @@ final class Lock4jStyleLocal {
     }
 
     /** Whether the lock was released before it expired. */
-    boolean release(String key, ExpiringLock lock) {
+    public boolean release(String key, ExpiringLock lock) {
         if (!lock.isHeldByCurrentThread()) {
             return false;
         }

@@ -121,6 +121,7 @@ final class Catalog {
                 List.of(new Row("thisProject", "**this project**: `LocalLockRegistry`, lease kept"),
                         new Row("floorConcurrentHashMap", "floor: a `ConcurrentHashMap<String, Thread>` entry"),
                         new Row("mapOfReentrantLocks", "a `ConcurrentHashMap` of `ReentrantLock`s, by hand"),
+                        new Row("lock4jLocal", "lock4j's `LocalLockExecutor` (its algorithm, restated: unreleased)"),
                         new Row("springDefaultLockRegistry",
                                 "Spring Integration `DefaultLockRegistry`: every key on 256 locks")),
                 List.of(new Column("locks held", m -> m.extra().get("locks")),
