@@ -70,6 +70,8 @@ public final class LockEngine implements AutoCloseable {
 
     private final Settings settings;
     private final LocksClock clock;
+    /** The lock timeout of {@link Settings#defaults()}, in nanoseconds ({@link Nanos#NEVER}: infinite). */
+    final long defaultTimeoutNanos;
     private final LocksObserver observer;
     private final boolean observing;
     private final WaitQueues queues;
@@ -93,6 +95,7 @@ public final class LockEngine implements AutoCloseable {
         this.clock = settings.clock();
         this.observer = settings.observer();
         this.observing = observer != LocksObserver.NONE;
+        this.defaultTimeoutNanos = timeoutNanos(settings.defaults());
         this.queues = new WaitQueues(store == null);
         this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
                 ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()));
@@ -274,7 +277,7 @@ public final class LockEngine implements AutoCloseable {
         if (older != null) {
             return new Attempt.Blocked(older, 0);
         }
-        SoloLease mine = new SoloLease(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos));
+        SoloLease mine = SoloLease.of(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos));
         LockEntry taken = table.takeSolo(mine, caller, nowNanos);
         if (taken == mine) {
             mine.token(tokens.issue(key));
