@@ -11,7 +11,8 @@ import java.lang.invoke.VarHandle;
  * <p>Fields that change after publication are accessed through {@link VarHandle}s so that the constructor
  * writes stay plain (the table publishes the entry safely) and the uncontended path pays no fences it
  * does not need. The detached and lost marks live in the hold count's word rather than in fields of their own:
- * two booleans would take a {@link SoloLease} from 64 to 72 bytes, a held lock's largest part.
+ * two booleans would cost a {@link SoloLease} 8 bytes more (JOL's layout), in a held lock's largest part. For the same reason an entry reads its acquire time and lock timeout from the lease that
+ * created it ({@link #acquiredNanos()}, {@link #timeoutNanos()}): 48 bytes per key of a lease on several keys.
  */
 class LockEntry implements Blocker {
 
@@ -73,14 +74,14 @@ class LockEntry implements Blocker {
     }
 
     /**
-     * When the key was taken: its creating lease's acquire time, the same reading of the clock, so that an entry
-     * of a lease on several keys need not keep a copy (with {@link #timeoutNanos}, 48 bytes instead of 64).
+     * When the key was taken: its creating lease's acquire time, the same reading of the clock (a
+     * {@link SoloLease} keeps its own).
      */
     long acquiredNanos() {
         return creator.acquiredNanos;
     }
 
-    /** The holder's lock timeout, its creating lease's ({@link Long#MAX_VALUE} when infinite): 8 bytes less per key. */
+    /** The holder's lock timeout, its creating lease's ({@link Long#MAX_VALUE} when infinite). */
     long timeoutNanos() {
         return creator.timeoutNanos;
     }
