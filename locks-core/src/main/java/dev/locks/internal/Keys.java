@@ -65,8 +65,13 @@ public final class Keys {
         }
         String[] sorted = new String[size];
         Iterator<String> it = keys.iterator();
+        boolean ascending = true;
         for (int i = 0; i < size; i++) {
             sorted[i] = requireValid(it.next(), i, limits);
+            ascending = ascending && (i == 0 || sorted[i - 1].compareTo(sorted[i]) < 0);
+        }
+        if (ascending && size <= limits.maxKeys()) {
+            return sorted; // given sorted and distinct already (a SortedSet, or keys a caller keeps in order)
         }
         Arrays.sort(sorted);
         int distinct = 1;

@@ -58,7 +58,7 @@ final class Listing {
             return null;
         }
         long expires = entry.visibleExpiresNanos();
-        return new HeldLock(entry.key(), entry.ownerDescription(), token, toInstant(entry.acquiredNanos),
+        return new HeldLock(entry.key(), entry.ownerDescription(), token, toInstant(entry.acquiredNanos()),
                 expires == Long.MAX_VALUE ? Instant.MAX : toInstant(expires),
                 entry.isLost() || entry.staleReason(nowNanos) != null);
     }

@@ -70,6 +70,8 @@ public final class LockEngine implements AutoCloseable {
 
     private final Settings settings;
     private final LocksClock clock;
+    /** The lock timeout of {@link Settings#defaults()}, in nanoseconds ({@link Nanos#NEVER}: infinite). */
+    final long defaultTimeoutNanos;
     private final LocksObserver observer;
     private final boolean observing;
     private final WaitQueues queues;
@@ -93,6 +95,7 @@ public final class LockEngine implements AutoCloseable {
         this.clock = settings.clock();
         this.observer = settings.observer();
         this.observing = observer != LocksObserver.NONE;
+        this.defaultTimeoutNanos = timeoutNanos(settings.defaults());
         this.queues = new WaitQueues(store == null);
         this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
                 ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()));
@@ -274,7 +277,7 @@ public final class LockEngine implements AutoCloseable {
         if (older != null) {
             return new Attempt.Blocked(older, 0);
         }
-        SoloLease mine = new SoloLease(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos));
+        SoloLease mine = SoloLease.of(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos));
         LockEntry taken = table.takeSolo(mine, caller, nowNanos);
         if (taken == mine) {
             mine.token(tokens.issue(key));
@@ -292,7 +295,7 @@ public final class LockEngine implements AutoCloseable {
      */
     private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter) {
         Thread caller = Thread.currentThread();
-        TableLease lease = new TableLease(this, keys, nowNanos, backing.newOwnerId());
+        TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker = olderWaiter(keys[i], waiter, caller, nowNanos);
             if (blocker == null) {
@@ -363,7 +366,7 @@ public final class LockEngine implements AutoCloseable {
     /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
     private String blocked(Blocker blocker) {
         String holder = blocker instanceof LockEntry entry
-                ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos)
+                ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos())
                 : backing.holderElsewhere(blocker.key());
         if (holder == null) {
             return "'" + blocker.key() + "' goes first to a caller that has waited for it longer.";

@@ -10,19 +10,24 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Fields that change after publication are accessed through {@link VarHandle}s so that the constructor
  * writes stay plain (the table publishes the entry safely) and the uncontended path pays no fences it
- * does not need.
+ * does not need. The detached and lost marks live in the hold count's word rather than in fields of their own:
+ * two booleans would cost a {@link SoloLease} 8 bytes more (JOL's layout), in a held lock's largest part. For the same reason an entry reads its acquire time and lock timeout from the lease that
+ * created it ({@link #acquiredNanos()}, {@link #timeoutNanos()}): 48 bytes per key of a lease on several keys.
  */
 class LockEntry implements Blocker {
 
-    /** The bit of {@link #holds} that a {@link SoloLease} sets when it is closed; the rest counts holds. */
+    /** The bit of {@link #holds} that a {@link SoloLease} sets when it is closed. */
     static final int SELF_CLOSED = 0x8000_0000;
-    private static final int COUNT = 0x7FFF_FFFF;
+    /** The bit of {@link #holds} set once the entry was handed to async work (no re-entry, no dead-owner check). */
+    private static final int DETACHED = 0x4000_0000;
+    /** The bit of {@link #holds} set once the entry was taken from its holders (as stale, or by force). */
+    private static final int LOST = 0x2000_0000;
+    /** The rest of {@link #holds} counts holds. */
+    private static final int COUNT = 0x1FFF_FFFF;
 
     private static final VarHandle HOLDS;
     private static final VarHandle EXPIRES;
     private static final VarHandle TOKEN;
-    private static final VarHandle DETACHED;
-    private static final VarHandle LOST;
 
     static {
         try {
@@ -30,8 +35,6 @@ class LockEntry implements Blocker {
             HOLDS = lookup.findVarHandle(LockEntry.class, "holds", int.class);
             EXPIRES = lookup.findVarHandle(LockEntry.class, "expiresNanos", long.class);
             TOKEN = lookup.findVarHandle(LockEntry.class, "token", long.class);
-            DETACHED = lookup.findVarHandle(LockEntry.class, "detached", boolean.class);
-            LOST = lookup.findVarHandle(LockEntry.class, "lost", boolean.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -41,26 +44,21 @@ class LockEntry implements Blocker {
     final Thread acquirer;
     /** The lease that took this key; {@code null} for a {@link SoloLease}, which is its own. */
     private final TableLease creator;
-    final long acquiredNanos;
-    /** The holder's lock timeout; {@link Long#MAX_VALUE} when infinite. */
-    final long timeoutNanos;
 
     private long expiresNanos;
     private long token;
-    private boolean detached;
-    private boolean lost;
+    /** The hold count, with the marks {@link #SELF_CLOSED}, {@link #DETACHED} and {@link #LOST}. */
     private int holds;
 
     /**
+     * @param nowNanos when {@code creator} acquires (its {@code acquiredNanos}), or the {@link SoloLease} does
      * @param leaseNanos how long the lease lasts unless renewed: the lock timeout, except for an infinite lock
      *        timeout held in a store under the store's lease ({@link LockTable#leaseNanos})
      */
-    LockEntry(String key, Thread acquirer, TableLease creator, long nowNanos, long timeoutNanos, long leaseNanos) {
+    LockEntry(String key, Thread acquirer, TableLease creator, long nowNanos, long leaseNanos) {
         this.key = key;
         this.acquirer = acquirer;
         this.creator = creator;
-        this.acquiredNanos = nowNanos;
-        this.timeoutNanos = timeoutNanos;
         this.expiresNanos = deadline(nowNanos, leaseNanos);
         this.holds = 1;
     }
@@ -75,6 +73,19 @@ class LockEntry implements Blocker {
         return key;
     }
 
+    /**
+     * When the key was taken: its creating lease's acquire time, the same reading of the clock (a
+     * {@link SoloLease} keeps its own).
+     */
+    long acquiredNanos() {
+        return creator.acquiredNanos;
+    }
+
+    /** The holder's lock timeout, its creating lease's ({@link Long#MAX_VALUE} when infinite). */
+    long timeoutNanos() {
+        return creator.timeoutNanos;
+    }
+
     /** Whether {@code lease} took this key (rather than re-entered it). */
     boolean createdBy(Object lease) {
         return creator == lease;
@@ -87,7 +98,7 @@ class LockEntry implements Blocker {
 
     /** Whether {@code thread} may re-enter this entry: it took it and has not handed it to async work. */
     boolean isOwnedBy(Thread thread) {
-        return acquirer == thread && !(boolean) DETACHED.getOpaque(this);
+        return acquirer == thread && ((int) HOLDS.getOpaque(this) & DETACHED) == 0;
     }
 
     /** Adds one hold for a re-entrant acquire; false when the last hold is being released. */
@@ -96,6 +107,9 @@ class LockEntry implements Blocker {
             int current = (int) HOLDS.getVolatile(this);
             if ((current & COUNT) == 0) {
                 return false;
+            }
+            if ((current & COUNT) == COUNT) {
+                throw new IllegalStateException("maximum re-entry count exceeded for key " + Keys.show(key));
             }
             if (HOLDS.compareAndSet(this, current, current + 1)) {
                 return true;
@@ -139,7 +153,7 @@ class LockEntry implements Blocker {
 
     /** Why this entry is stale at {@code nowNanos}, or {@code null} when it is not. */
     StaleReason staleReason(long nowNanos) {
-        if (!(boolean) DETACHED.getOpaque(this) && !acquirer.isAlive()) {
+        if (((int) HOLDS.getOpaque(this) & DETACHED) == 0 && !acquirer.isAlive()) {
             return StaleReason.DEAD_OWNER;
         }
         return isExpired(nowNanos) ? StaleReason.EXPIRED : null;
@@ -160,7 +174,7 @@ class LockEntry implements Blocker {
      * holder when it is not renewed in time, through {@link #isExpired}).
      */
     long visibleExpiresNanos() {
-        return timeoutNanos == Long.MAX_VALUE ? Long.MAX_VALUE : expiresNanos();
+        return timeoutNanos() == Long.MAX_VALUE ? Long.MAX_VALUE : expiresNanos();
     }
 
     /**
@@ -183,20 +197,20 @@ class LockEntry implements Blocker {
     }
 
     boolean isDetached() {
-        return (boolean) DETACHED.getOpaque(this);
+        return ((int) HOLDS.getOpaque(this) & DETACHED) != 0;
     }
 
     void markDetached() {
-        DETACHED.setVolatile(this, true);
+        HOLDS.getAndBitwiseOr(this, DETACHED);
     }
 
     /** Whether the entry was taken from its holders (as stale, or by force). */
     boolean isLost() {
-        return (boolean) LOST.getVolatile(this);
+        return ((int) HOLDS.getVolatile(this) & LOST) != 0;
     }
 
     void markLost() {
-        LOST.setVolatile(this, true);
+        HOLDS.getAndBitwiseOr(this, LOST);
     }
 
     /** Whether it has left the table or is on its way out (its last hold dropped, or taken as stale or by force). */

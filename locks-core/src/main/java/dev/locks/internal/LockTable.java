@@ -42,7 +42,7 @@ final class LockTable {
     }
 
     /** What {@link #takeSolo} returns when the caller holds the key already: re-enter it with a lease. */
-    static final LockEntry REENTRY = new LockEntry("re-entry", null, null, 0, 0, 0);
+    static final LockEntry REENTRY = new LockEntry("re-entry", null, null, 0, 0);
 
     /** What to do about the entry found holding a key. */
     private enum Verdict { REENTER, RETRY, BLOCKED }
@@ -54,7 +54,7 @@ final class LockTable {
      * @return {@code null} when taken, else the live entry that holds the key
      */
     LockEntry take(String key, Thread caller, TableLease lease, int index, long nowNanos, long timeoutNanos) {
-        LockEntry mine = new LockEntry(key, caller, lease, nowNanos, timeoutNanos, leaseNanos(timeoutNanos));
+        LockEntry mine = new LockEntry(key, caller, lease, nowNanos, leaseNanos(timeoutNanos));
         for (;;) {
             LockEntry held = entries.putIfAbsent(key, mine);
             if (held == null) {
@@ -173,7 +173,7 @@ final class LockTable {
             if (entry.isLost() || entry.isReleasing() || entry.isExpired(confirmedNanos)) {
                 return false;
             }
-            entry.renew(renewedNanos, leaseNanos(entry.timeoutNanos));
+            entry.renew(renewedNanos, leaseNanos(entry.timeoutNanos()));
             return true;
         }
     }

@@ -283,7 +283,7 @@ final class RemoteLocks implements AutoCloseable {
     private static List<Ownership> ownerships(Collection<LockEntry> entries) {
         List<Ownership> ownerships = new ArrayList<>(entries.size());
         for (LockEntry entry : entries) {
-            long lease = entry.timeoutNanos == Long.MAX_VALUE ? 0 : leaseMillis(entry.timeoutNanos);
+            long lease = entry.timeoutNanos() == Long.MAX_VALUE ? 0 : leaseMillis(entry.timeoutNanos());
             ownerships.add(new Ownership(entry.key(), entry.ownerId(), lease));
         }
         return ownerships;

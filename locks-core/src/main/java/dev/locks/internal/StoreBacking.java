@@ -147,7 +147,7 @@ final class StoreBacking implements Backing {
      * lease): a lock whose store lease ran out unconfirmed is no longer held, since another node may take it.
      */
     private void keepInfinite() {
-        table.inBatches(batchSize, entry -> entry.timeoutNanos == Long.MAX_VALUE && entry.token() != 0
+        table.inBatches(batchSize, entry -> entry.timeoutNanos() == Long.MAX_VALUE && entry.token() != 0
                 && !entry.isLost() && (entry.isDetached() || entry.acquirer.isAlive()),
                 batch -> remote.renew(batch, table));
     }

@@ -28,17 +28,20 @@ final class TableLease implements Lease, Attempt {
     final String[] keys;
     final LockEntry[] entries;
     final long acquiredNanos;
+    /** The lock timeout of the entries this lease creates; {@link Long#MAX_VALUE} when infinite. */
+    final long timeoutNanos;
     /** Who owns this lease's keys in a remote store; {@code null} without one. */
     final String ownerId;
     /** Settled by {@link LeaseTokens} once all keys are taken, before the lease is handed out. */
     long token;
     private boolean closed;
 
-    TableLease(LockEngine engine, String[] keys, long acquiredNanos, String ownerId) {
+    TableLease(LockEngine engine, String[] keys, long acquiredNanos, long timeoutNanos, String ownerId) {
         this.engine = engine;
         this.keys = keys;
         this.entries = new LockEntry[keys.length];
         this.acquiredNanos = acquiredNanos;
+        this.timeoutNanos = timeoutNanos;
         this.ownerId = ownerId;
     }
 

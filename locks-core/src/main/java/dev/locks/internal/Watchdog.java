@@ -72,9 +72,9 @@ final class Watchdog {
         long now = clock.nanoTime();
         List<LockEntry> batch = new ArrayList<>();
         for (LockEntry entry : table.entries()) {
-            if (entry.timeoutNanos != Long.MAX_VALUE && !entry.isDetached() && !entry.isLost()
+            if (entry.timeoutNanos() != Long.MAX_VALUE && !entry.isDetached() && !entry.isLost()
                     && entry.token() != 0 && !entry.isExpired(now) && entry.acquirer.isAlive()
-                    && entry.expiresNanos() - now < entry.timeoutNanos - entry.timeoutNanos / 3) {
+                    && entry.expiresNanos() - now < entry.timeoutNanos() - entry.timeoutNanos() / 3) {
                 batch.add(entry);
                 if (batch.size() == batchSize) {
                     renewer.renew(batch, now);

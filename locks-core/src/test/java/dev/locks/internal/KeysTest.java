@@ -20,6 +20,15 @@ class KeysTest {
     }
 
     @Test
+    void keysGivenSortedAndDistinctShouldComeBackAsGivenAndOthersSorted() {
+        assertThat(Keys.normalize(List.of("a", "b", "c"))).containsExactly("a", "b", "c");
+        assertThat(Keys.normalize(List.of("a", "a", "b"))).as("sorted, not distinct").containsExactly("a", "b");
+        assertThat(Keys.normalize(List.of("a", "c", "b"))).containsExactly("a", "b", "c");
+        assertThatThrownBy(() -> Keys.normalize(List.of("a", "b", "c"), new Keys.Limits(2, 10)))
+                .as("sorted input keeps the limit").hasMessageContaining("locks.max-keys");
+    }
+
+    @Test
     void badKeysShouldNameTheirPosition() {
         assertThatThrownBy(() -> Keys.normalize(Arrays.asList("a", "b", null))).hasMessage("key at position 2 is null");
         assertThatThrownBy(() -> Keys.normalize(List.of(""))).hasMessage("key at position 0 is empty: \"\"");

@@ -21,7 +21,7 @@ class LockTableTest {
     private final LockTable table = new LockTable((entry, reason, by) -> { }, queues, Long.MAX_VALUE);
 
     private LockEntry take(String key, long timeoutNanos) {
-        TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime(), null);
+        TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime(), timeoutNanos, null);
         assertThat(table.take(key, Thread.currentThread(), lease, 0, clock.nanoTime(), timeoutNanos)).isNull();
         return lease.entries[0];
     }

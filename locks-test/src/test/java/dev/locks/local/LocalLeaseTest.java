@@ -30,6 +30,22 @@ class LocalLeaseTest {
     }
 
     @Test
+    void oneKeyLeaseShouldRunOutAfterItsOwnTimeoutWhetherTheDefaultOrNot() {
+        registry = LocalLockRegistry.builder().clock(clock).cleanupInterval(Duration.ZERO)
+                .defaultOptions(AcquireOptions.defaults().withLockTimeout(Duration.ofSeconds(10))).build();
+        Lease byDefault = registry.acquire(List.of("a"));
+        Lease ofItsOwn = registry.acquire(List.of("b"), AcquireOptions.defaults().withLockTimeout(Duration.ofSeconds(4)));
+        assertThat(Duration.between(byDefault.acquiredAt(), byDefault.expiresAt())).isEqualTo(Duration.ofSeconds(10));
+        assertThat(Duration.between(ofItsOwn.acquiredAt(), ofItsOwn.expiresAt())).isEqualTo(Duration.ofSeconds(4));
+        clock.advance(Duration.ofSeconds(4));
+        assertThat(ofItsOwn.isHeld()).isFalse();
+        assertThat(byDefault.isHeld()).isTrue();
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(byDefault.isHeld()).isFalse();
+        assertThat(registry.tryAcquire(List.of("a"))).as("taken from the lease that ran out").isPresent();
+    }
+
+    @Test
     void watchdogShouldNeverReviveALeaseThatRanOut() throws Exception {
         registry = LocalLockRegistry.builder().clock(clock).watchdog(true).cleanupInterval(Duration.ZERO).build();
         Lease expired = registry.acquire(List.of("old"),

@@ -14,7 +14,8 @@ import org.springframework.integration.support.locks.DefaultLockRegistry;
 /**
  * The keyed locks of the local benchmarks, one of each per trial, shared by the benchmark's threads: this
  * project's registry (defaults, no sweeper thread), Spring Integration's {@code DefaultLockRegistry} and Guava's
- * {@code Striped} (both 256 locks), and the floor's map.
+ * {@code Striped} (both 256 locks), two per-key rivals (lock4j's local executor, and a map of
+ * {@code ReentrantLock}s by hand), and the floor's map.
  */
 @State(Scope.Benchmark)
 public class LocalLocks {
@@ -23,6 +24,8 @@ public class LocalLocks {
     DefaultLockRegistry defaultLockRegistry;
     Striped<Lock> striped;
     ConcurrentHashMap<String, Thread> map;
+    Lock4jStyleLocal lock4j;
+    MapOfReentrantLocks mapOfLocks;
 
     @Setup
     public void setUp() {
@@ -30,6 +33,8 @@ public class LocalLocks {
         defaultLockRegistry = new DefaultLockRegistry();
         striped = Striped.lock(256);
         map = new ConcurrentHashMap<>();
+        lock4j = new Lock4jStyleLocal();
+        mapOfLocks = new MapOfReentrantLocks();
     }
 
     @TearDown

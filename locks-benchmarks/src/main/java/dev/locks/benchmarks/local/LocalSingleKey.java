@@ -20,8 +20,10 @@ import org.openjdk.jmh.infra.ThreadParams;
 /**
  * One key acquired and released, nothing done under it: this project against {@code ReentrantLock} (no key
  * at all), Spring Integration's {@code DefaultLockRegistry} and Guava's {@code Striped} (both alias every key
- * onto one of 256 locks), and the floor, a {@code ConcurrentHashMap} {@code putIfAbsent} + {@code remove} pair:
- * the least a lock table with one entry per key can do.
+ * onto one of 256 locks), the per-key rivals (lock4j's local executor, {@link Lock4jStyleLocal}, with lock4j's
+ * default 30 s expiry and 3 s acquire timeout; a {@code ConcurrentHashMap<String, ReentrantLock>} with removal,
+ * {@link MapOfReentrantLocks}), and the floor, a {@code ConcurrentHashMap} {@code putIfAbsent} + {@code remove}
+ * pair: the least a lock table with one entry per key can do.
  *
  * <p>Each thread has a key of its own, so with two threads ({@code -t 2}) nobody waits: what is measured is
  * the cost of state the threads share (the map's size counter, the fencing-token stripes). Waiting is
@@ -70,6 +72,18 @@ public class LocalSingleKey {
     @Benchmark
     public Lock guavaStriped(LocalLocks locks, Caller caller) {
         return LocalLocks.cycle(locks.striped.get(caller.key));
+    }
+
+    @Benchmark
+    public boolean lock4jLocal(LocalLocks locks, Caller caller) {
+        return locks.lock4j.release(caller.key, locks.lock4j.acquire(caller.key, 30_000, 3_000));
+    }
+
+    @Benchmark
+    public Lock mapOfReentrantLocks(LocalLocks locks, Caller caller) {
+        ReentrantLock lock = locks.mapOfLocks.lock(caller.key);
+        locks.mapOfLocks.unlock(caller.key, lock);
+        return lock;
     }
 
     @Benchmark

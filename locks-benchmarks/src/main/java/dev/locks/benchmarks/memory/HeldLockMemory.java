@@ -1,6 +1,7 @@
 package dev.locks.benchmarks.memory;
 
 import dev.locks.Lease;
+import dev.locks.benchmarks.local.Lock4jStyleLocal;
 import dev.locks.benchmarks.report.ResultLine;
 import dev.locks.local.LocalLockRegistry;
 import java.lang.management.ManagementFactory;
@@ -50,7 +51,7 @@ public final class HeldLockMemory {
         String[] walkedKeys = Arrays.copyOf(keys, walked);
         Footprint ofKeys = Footprint.of((Object) walkedKeys); // walked once: not reachable from an empty registry
         List<Supplier<Subject>> subjects = List.of(HeldLockMemory::thisProject,
-                HeldLockMemory::springDefaultLockRegistry, HeldLockMemory::mapOfReentrantLocks,
+                HeldLockMemory::springDefaultLockRegistry, HeldLockMemory::mapOfReentrantLocks, HeldLockMemory::lock4jLocal,
                 HeldLockMemory::floorConcurrentHashMap);
         for (Supplier<Subject> subject : subjects) {
             Map<String, String> graph = walk(subject.get(), walkedKeys, ofKeys);
@@ -80,6 +81,12 @@ public final class HeldLockMemory {
             lock.lock();
             return lock;
         });
+    }
+
+    /** lock4j's local executor (its algorithm, {@link Lock4jStyleLocal}), with lock4j's default 30 s expiry. */
+    private static Subject lock4jLocal() {
+        Lock4jStyleLocal locks = new Lock4jStyleLocal();
+        return new Subject("lock4jLocal", locks, key -> locks.acquire(key, 30_000, 3_000));
     }
 
     private static Subject floorConcurrentHashMap() {

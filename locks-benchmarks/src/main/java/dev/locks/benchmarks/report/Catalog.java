@@ -52,6 +52,8 @@ final class Catalog {
                 "ns per cycle, lower is better. Each thread has a key of its own: nobody waits." + JMH,
                 "LocalSingleKey", false, null,
                 List.of(LOCAL, FLOOR_MAP, new Row("reentrantLock", "`ReentrantLock` (one lock, no key)"),
+                        new Row("lock4jLocal", "lock4j's `LocalLockExecutor` (its algorithm, restated: unreleased)"),
+                        new Row("mapOfReentrantLocks", "`ConcurrentHashMap<String, ReentrantLock>` + removal, by hand"),
                         DEFAULT_REGISTRY, STRIPED), List.of());
     }
 
@@ -121,6 +123,7 @@ final class Catalog {
                 List.of(new Row("thisProject", "**this project**: `LocalLockRegistry`, lease kept"),
                         new Row("floorConcurrentHashMap", "floor: a `ConcurrentHashMap<String, Thread>` entry"),
                         new Row("mapOfReentrantLocks", "a `ConcurrentHashMap` of `ReentrantLock`s, by hand"),
+                        new Row("lock4jLocal", "lock4j's `LocalLockExecutor` (its algorithm, restated: unreleased)"),
                         new Row("springDefaultLockRegistry",
                                 "Spring Integration `DefaultLockRegistry`: every key on 256 locks")),
                 List.of(new Column("locks held", m -> m.extra().get("locks")),

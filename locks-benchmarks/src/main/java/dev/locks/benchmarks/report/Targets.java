@@ -39,6 +39,10 @@ final class Targets {
         for (int threads : List.of(1, 2)) {
             atMost("Local single-key cycle ≤ 1.5× the `ConcurrentHashMap` floor, " + threads + " thread(s)",
                     "LocalSingleKey", "thisProject", "floorConcurrentHashMap", threads, 1.5);
+            for (String rival : List.of("lock4jLocal", "mapOfReentrantLocks")) {
+                atMost("Local single-key cycle ≥ 1.5× faster than per-key rival `" + rival + "`, " + threads
+                        + " thread(s)", "LocalSingleKey", "thisProject", rival, threads, 1 / 1.5);
+            }
         }
         for (int keys : List.of(2, 8)) {
             for (int threads : List.of(1, 2)) {
