@@ -102,18 +102,20 @@ final class Flight {
      */
     ComputeOutcome await(ComputeOptions options) {
         Waiter me;
+        ComputeOutcome outcome;
         lock.lock();
         try {
-            long now = clock.now();
-            if (overAt(now)) {
+            long at = clock.now();
+            if (overAt(at)) {
                 return null;
             }
-            me = new Waiter(Thread.currentThread(), options, now);
+            me = new Waiter(Thread.currentThread(), options, at);
             waiters.addLast(me);
+            outcome = next(me);
         } finally {
             lock.unlock();
         }
-        return waitAs(me);
+        return outcome != null ? outcome : waitAs(me);
     }
 
     /**
@@ -285,41 +287,53 @@ final class Flight {
     }
 
     /**
-     * Parks until the result is there (read without the lock), or until this waiter is to act: promote itself,
-     * give up at the end of its wait time, or leave when interrupted, each decided under the lock.
+     * Parks until the result is there, read without the lock (the common way out: one lock acquisition per
+     * waiter, to join), or until this waiter is to act, decided under the lock ({@link #next}).
      */
     private ComputeOutcome waitAs(Waiter me) {
         while (true) {
+            clock.park(this, me.parkNanos); // an unpark before this returns at once: no wake-up is lost
             ComputeOutcome settled = result;
             if (settled != null) {
                 return settled;
             }
-            long nanos;
             lock.lock();
             try {
-                if (result != null) {
-                    return result;
-                }
-                if (Thread.interrupted()) {
-                    leave(me);
-                    Thread.currentThread().interrupt();
-                    throw new CancellationException("Interrupted while waiting for the computation of '" + key
-                            + "'; the computation goes on for the other callers");
-                }
-                long now = clock.now();
-                if (isHead(me) && overdue(now)) {
-                    return promote(me, now);
-                }
-                if (me.expired(now)) {
-                    leave(me);
-                    throw new ComputeTimeoutException(key, me.waitTime);
-                }
-                nanos = isHead(me) && !untimed ? Math.min(deadline - now, me.remaining(now)) : me.remaining(now);
+                settled = next(me);
             } finally {
                 lock.unlock();
             }
-            clock.park(this, nanos); // an unpark before this returns at once: no wake-up is lost
+            if (settled != null) {
+                return settled;
+            }
         }
+    }
+
+    /**
+     * Under the lock: the result if there is one; else this waiter's turn if it is the oldest and the computer
+     * is overdue; else it leaves at the end of its wait time or when interrupted; else {@code null}, with how
+     * long to park next in {@link Waiter#parkNanos}.
+     */
+    private ComputeOutcome next(Waiter me) {
+        if (result != null) {
+            return result;
+        }
+        if (Thread.interrupted()) {
+            leave(me);
+            Thread.currentThread().interrupt();
+            throw new CancellationException("Interrupted while waiting for the computation of '" + key
+                    + "'; the computation goes on for the other callers");
+        }
+        long now = clock.now();
+        if (isHead(me) && overdue(now)) {
+            return promote(me, now);
+        }
+        if (me.expired(now)) {
+            leave(me);
+            throw new ComputeTimeoutException(key, me.waitTime);
+        }
+        me.parkNanos = isHead(me) && !untimed ? Math.min(deadline - now, me.remaining(now)) : me.remaining(now);
+        return null;
     }
 
     private ComputeOutcome promote(Waiter me, long now) {
@@ -412,6 +426,8 @@ final class Flight {
         final Duration computeTimeout;
         final Duration waitTime;
         final long waitDeadline;
+        /** How long to park next; written by its own thread under the flight's lock. */
+        long parkNanos;
 
         Waiter(Thread thread, ComputeOptions options, long now) {
             this.thread = thread;
