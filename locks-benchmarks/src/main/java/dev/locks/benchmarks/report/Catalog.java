@@ -102,11 +102,18 @@ final class Catalog {
                 List.of(new Row("thisProject", "**this project**: `fetchOrCompute`"),
                         new Row("thisProjectAnnotation", "**this project**: `@FetchOrCompute`"),
                         new Row("floorFutureInMap", "floor: a `CompletableFuture` in a `ConcurrentHashMap`"),
+                        new Row("floorComputeIfAbsent", "floor: `ConcurrentHashMap.computeIfAbsent`"),
                         new Row("caffeineGet", "Caffeine `get(key, fn)`"),
                         new Row("cacheableSync", "Spring `@Cacheable(sync = true)` on Caffeine"),
                         new Row("harnessOnly", "the harness alone: gate opens, every thread returns (no cache)")),
                 List.of(new Column("worst caller's own wait, ms: median (slowest trial)",
                                 m -> m.extra().get("worstWaitMs") + " (" + m.extra().get("worstWaitMaxMs") + ")"),
+                        new Column("fan-out, ms: computation's end to last caller served, median (slowest)",
+                                m -> m.extra().getOrDefault("fanOutMs", "—") + " ("
+                                        + m.extra().getOrDefault("fanOutMaxMs", "—") + ")"),
+                        new Column("context switches per caller: voluntary / involuntary",
+                                m -> m.extra().getOrDefault("voluntarySwitchesPerCaller", "—") + " / "
+                                        + m.extra().getOrDefault("involuntarySwitchesPerCaller", "—")),
                         new Column("computations per trial", Catalog::computations),
                         new Column("trials", m -> m.extra().get("trials"))));
     }
