@@ -266,7 +266,8 @@ public final class Stampede {
     private static void waitUntilParked(Thread[] callers) throws InterruptedException {
         Set<Thread> running = new HashSet<>(List.of(callers));
         while (!running.isEmpty()) {
-            running.removeIf(caller -> caller.getState() == Thread.State.WAITING);
+            running.removeIf(caller -> caller.getState() == Thread.State.WAITING
+                    || caller.getState() == Thread.State.TERMINATED); // a dead caller fails the trial later
             if (!running.isEmpty()) {
                 Thread.sleep(1);
             }
