@@ -28,6 +28,8 @@ public final class ComputeCallFlow {
     private final ComputeOptions defaults;
     private final ComputeEvents events;
     private final Backend backend;
+    /** {@link Backend#exactKeys()}, read once: a hit then checks the key only for {@code null}. */
+    private final boolean exactKeys;
     /** The keys this thread computes, innermost first, for {@link #checkNotRecursive}. */
     private final ThreadLocal<Computing> computing = new ThreadLocal<>();
 
@@ -35,6 +37,7 @@ public final class ComputeCallFlow {
         this.defaults = defaults;
         this.events = events;
         this.backend = backend;
+        this.exactKeys = backend.exactKeys();
     }
 
     /** Where a cache's values live and how its misses are coordinated. */
@@ -60,6 +63,17 @@ public final class ComputeCallFlow {
 
         /** Throws when the cache can take no calls (closed); by default it always can. */
         default void checkOpen() {
+        }
+
+        /**
+         * Whether {@link #lookUp} can find a value only under the very key it was stored with, compared as a
+         * string, and only valid keys are ever stored (a map in this JVM): a key that is not valid can then
+         * never hit, and the call flow validates it only on a miss, before anything else happens to it. False
+         * by default: a store that maps keys onto something else (bytes, a prefix) must not see an invalid
+         * key at all.
+         */
+        default boolean exactKeys() {
+            return false;
         }
     }
 
@@ -109,15 +123,22 @@ public final class ComputeCallFlow {
         return defaults;
     }
 
-    /** The hit path, then the miss; {@code options} are built from the defaults only on a miss when null. */
+    /**
+     * The hit path, then the miss; {@code options} are built from the defaults only on a miss when null. With
+     * {@link #exactKeys} the key is checked in full only on a miss (a hit proves it valid), still before any
+     * event of the call is reported.
+     */
     private <V> V fetch(String key, Duration ttl, ComputeOptions options, Supplier<V> compute) {
-        checkCall(key, ttl, compute);
+        checkCall(key, ttl, compute, !exactKeys);
         backend.checkOpen();
         long started = events.start();
         Object stored = read(key, started);
         if (stored != null) {
             events.report(ComputeResult.HIT, started);
             return cast(stored);
+        }
+        if (exactKeys) {
+            Keys.requireValid(key, 0);
         }
         checkNotRecursive(key, started);
         ComputeOptions chosen = options == null ? defaults.withTtl(ttl) : options;

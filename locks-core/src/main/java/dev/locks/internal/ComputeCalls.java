@@ -13,9 +13,14 @@ public final class ComputeCalls {
     private ComputeCalls() {
     }
 
-    /** Checks the arguments of a fetch-or-compute call. */
-    public static void checkCall(String key, Duration ttl, Object compute) {
-        Keys.requireValid(key, 0);
+    /**
+     * Checks the arguments of a fetch-or-compute call; the key only for {@code null} unless {@code wholeKey} (the
+     * caller checks the rest of it later).
+     */
+    public static void checkCall(String key, Duration ttl, Object compute, boolean wholeKey) {
+        if (wholeKey || key == null) {
+            Keys.requireValid(key, 0);
+        }
         requireTtl(ttl);
         if (compute == null) {
             throw new IllegalArgumentException("compute must not be null");

@@ -10,14 +10,20 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One miss of one key: its computers (the current one last), the callers waiting for its result in the
- * order they came, and the result once there is one. One lock guards it all; waiters park on a condition
- * of that lock in their own threads, and the oldest waiter times the current computer and promotes itself
- * when that computer is overdue: there is no helper thread.
+ * order they came, and the result once there is one. One lock guards it all; waiters park in their own
+ * threads, outside that lock, and the oldest waiter times the current computer and promotes itself when that
+ * computer is overdue: there is no helper thread.
+ *
+ * <p>The result is also a volatile field, written before the waiters are unparked: a waiter woken by the
+ * settlement reads it and returns without taking the lock again, so a thousand waiters leave at once instead
+ * of one after the other through the lock (what a {@code Condition}'s {@code signalAll} would make them do).
+ * The lock is taken again only when a waiter wakes to find no result (its turn to time the computer, its
+ * wait time, an interrupt, a clock slice).
  *
  * <p>A flight runs until it is <em>settled</em> (a value or an error, which every waiter receives) or
  * <em>abandoned</em> (its computer is overdue and nobody waits). Either way it is over: it accepts nothing
@@ -38,12 +44,12 @@ final class Flight {
     private final FlightClock clock;
     private final FlightComputer first;
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
     private final ArrayDeque<Waiter> waiters = new ArrayDeque<>();
     private final List<FlightComputer> computers = new ArrayList<>(2);
     private long deadline;
     private boolean untimed;
-    private ComputeOutcome result;
+    /** Written under the lock, read without it by waiters that were unparked. */
+    private volatile ComputeOutcome result;
     private boolean over;
     private boolean invalidated;
     private volatile RemoteComputeFlight attachment;
@@ -95,18 +101,21 @@ final class Flight {
      * @throws CancellationException when this caller was interrupted (its interrupt status is set again)
      */
     ComputeOutcome await(ComputeOptions options) {
+        Waiter me;
+        ComputeOutcome outcome;
         lock.lock();
         try {
-            long now = clock.now();
-            if (overAt(now)) {
+            long at = clock.now();
+            if (overAt(at)) {
                 return null;
             }
-            Waiter me = new Waiter(Thread.currentThread().getName(), options, now);
+            me = new Waiter(Thread.currentThread(), options, at);
             waiters.addLast(me);
-            return waitAs(me);
+            outcome = next(me);
         } finally {
             lock.unlock();
         }
+        return outcome != null ? outcome : waitAs(me);
     }
 
     /**
@@ -202,7 +211,7 @@ final class Flight {
                 int last = computers.size() - 1;
                 computers.set(last, computers.get(last).restartedAt(now));
             }
-            changed.signalAll(); // the oldest waiter reads the new deadline
+            unparkHead(); // the oldest waiter reads the new deadline
             return true;
         } finally {
             lock.unlock();
@@ -227,7 +236,7 @@ final class Flight {
             }
             untimed = false;
             deadline = clock.now();
-            changed.signalAll();
+            unparkHead();
             return true;
         } finally {
             lock.unlock();
@@ -277,37 +286,60 @@ final class Flight {
         }
     }
 
+    /**
+     * Parks until the result is there, read without the lock (the common way out: one lock acquisition per
+     * waiter, to join), or until this waiter is to act, decided under the lock ({@link #next}).
+     */
     private ComputeOutcome waitAs(Waiter me) {
-        while (result == null) {
-            long now = clock.now();
-            if (isHead(me) && overdue(now)) {
-                return promote(me, now);
+        while (true) {
+            clock.park(this, me.parkNanos); // an unpark before this returns at once: no wake-up is lost
+            ComputeOutcome settled = result;
+            if (settled != null) {
+                return settled;
             }
-            if (me.expired(now)) {
-                leave(me);
-                throw new ComputeTimeoutException(key, me.waitTime);
+            lock.lock();
+            try {
+                settled = next(me);
+            } finally {
+                lock.unlock();
             }
-            park(me, now);
+            if (settled != null) {
+                return settled;
+            }
         }
-        return result;
     }
 
-    private void park(Waiter me, long now) {
-        long nanos = isHead(me) && !untimed ? Math.min(deadline - now, me.remaining(now)) : me.remaining(now);
-        try {
-            clock.park(changed, nanos);
-        } catch (InterruptedException e) {
+    /**
+     * Under the lock: the result if there is one; else this waiter's turn if it is the oldest and the computer
+     * is overdue; else it leaves at the end of its wait time or when interrupted; else {@code null}, with how
+     * long to park next in {@link Waiter#parkNanos}.
+     */
+    private ComputeOutcome next(Waiter me) {
+        if (result != null) {
+            return result;
+        }
+        if (Thread.interrupted()) {
             leave(me);
             Thread.currentThread().interrupt();
             throw new CancellationException("Interrupted while waiting for the computation of '" + key
                     + "'; the computation goes on for the other callers");
         }
+        long now = clock.now();
+        if (isHead(me) && overdue(now)) {
+            return promote(me, now);
+        }
+        if (me.expired(now)) {
+            leave(me);
+            throw new ComputeTimeoutException(key, me.waitTime);
+        }
+        me.parkNanos = isHead(me) && !untimed ? Math.min(deadline - now, me.remaining(now)) : me.remaining(now);
+        return null;
     }
 
     private ComputeOutcome promote(Waiter me, long now) {
         waiters.removeFirst();
         FlightComputer computer = startComputer(me.name, me.computeTimeout, now);
-        changed.signalAll(); // the next oldest waiter now times the new computer
+        unparkHead(); // the next oldest waiter now times the new computer
         return new ComputeOutcome.Compute(computer.ticket(key), hint);
     }
 
@@ -323,7 +355,15 @@ final class Flight {
         boolean head = isHead(me);
         waiters.remove(me);
         if (head) {
-            changed.signalAll(); // the next oldest waiter now times the computer
+            unparkHead(); // the next oldest waiter now times the computer
+        }
+    }
+
+    /** Wakes the oldest waiter, the only one that times the computer. */
+    private void unparkHead() {
+        Waiter head = waiters.peekFirst();
+        if (head != null) {
+            LockSupport.unpark(head.thread);
         }
     }
 
@@ -368,23 +408,30 @@ final class Flight {
         }
     }
 
+    /** Publishes the result, then unparks every waiter: each returns with it, without the lock. */
     private void settle(ComputeOutcome outcome) {
         result = outcome;
         over = true;
+        for (Waiter waiter : waiters) {
+            LockSupport.unpark(waiter.thread);
+        }
         waiters.clear();
-        changed.signalAll();
     }
 
     /** A caller waiting for the flight's result. */
     private static final class Waiter {
 
+        final Thread thread;
         final String name;
         final Duration computeTimeout;
         final Duration waitTime;
         final long waitDeadline;
+        /** How long to park next; written by its own thread under the flight's lock. */
+        long parkNanos;
 
-        Waiter(String name, ComputeOptions options, long now) {
-            this.name = name;
+        Waiter(Thread thread, ComputeOptions options, long now) {
+            this.thread = thread;
+            this.name = thread.getName();
             this.computeTimeout = options.computeTimeout();
             this.waitTime = options.waitTime().orElse(null);
             this.waitDeadline = waitTime == null ? 0 : now + FlightClock.nanos(waitTime);

@@ -4,14 +4,14 @@ import dev.locks.LocksClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * How the waiters of a {@link Flight} read time and park. Deadlines are read on the injected
  * {@link LocksClock}; parking happens in real time. With the system clock a waiter parks exactly until its
  * next deadline; with any other clock (a test's manual clock, say) it parks in slices of at most
  * {@value #SLICE_MILLIS} ms and reads the clock again, so that time advanced by hand is seen promptly. A
- * waiter with no deadline parks until it is signalled, whatever the clock.
+ * waiter with no deadline parks until it is unparked, whatever the clock.
  */
 final class FlightClock {
 
@@ -55,14 +55,15 @@ final class FlightClock {
     }
 
     /**
-     * Parks on {@code condition} (whose lock the caller holds) until signalled, or for at most
-     * {@code nanos} of this clock's time ({@link #FOREVER} for no bound), or one slice.
+     * Parks the calling thread (holding no lock) until unparked or interrupted, or for at most {@code nanos}
+     * of this clock's time ({@link #FOREVER} for no bound), or one slice; it may also return spuriously, so the
+     * caller looks at its state again after each return.
      */
-    void park(Condition condition, long nanos) throws InterruptedException {
+    void park(Object blocker, long nanos) {
         if (nanos == FOREVER) {
-            condition.await();
-        } else {
-            condition.awaitNanos(Math.min(nanos, sliceNanos));
+            LockSupport.park(blocker);
+        } else if (nanos > 0) {
+            LockSupport.parkNanos(blocker, Math.min(nanos, sliceNanos));
         }
     }
 }

@@ -180,6 +180,12 @@ public final class LocalComputeCache implements ComputeCache {
         public boolean promoted(ComputeTicket ticket) {
             return FlightComputer.promoted(ticket);
         }
+
+        /** Caffeine compares keys as strings, and only a valid key is ever stored: a hit need not check it. */
+        @Override
+        public boolean exactKeys() {
+            return true;
+        }
     }
 
     /**

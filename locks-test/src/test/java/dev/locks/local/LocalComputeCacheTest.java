@@ -80,6 +80,26 @@ class LocalComputeCacheTest {
         assertThatThrownBy(() -> cache.fail(new ComputeTicket("key", "id"), null)).hasMessageContaining("error");
     }
 
+    /** A hit checks the key only for null (a stored key is valid); a miss checks it all before anything happens. */
+    @Test
+    void invalidKeyShouldBeRejectedBeforeComputingOrReportingAnything() {
+        LocalComputeCache cache = cache(recorder);
+        Supplier<Object> compute = () -> {
+            throw new AssertionError("must not compute an invalid key");
+        };
+
+        for (String key : List.of("user:\uD800", "\uDC00x", " ")) {
+            assertThatThrownBy(() -> cache.fetchOrCompute(key, TTL, compute))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("position 0");
+        }
+        assertThatThrownBy(() -> cache.fetchOrCompute(null, TTL, compute))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("position 0 is null");
+        assertThat(recorder.events).isEmpty();
+        assertThat(cache.inFlightCount()).isZero();
+        assertThat(cache.fetchOrCompute("user:\uD83D\uDE00", TTL, () -> "pair")).as("a pair is valid").isEqualTo("pair");
+        assertThat(recorder.results()).containsExactly(COMPUTED);
+    }
+
     @Test
     void maxEntriesShouldBoundTheStore() {
         LocalComputeCache cache = LocalComputeCache.builder().maxEntries(10).clock(clock).build();

@@ -101,16 +101,26 @@ final class Catalog {
         return new Table("Stampede: 1,000 threads miss one key, 50 ms computation",
                 "ms from the start gate until every thread has the value, lower is better. Median of the trials; "
                         + "spread: fastest to slowest trial. The worst caller's own wait runs from its call to its "
-                        + "value (the gate left out).",
+                        + "value (the gate left out). The fan-out runs from the end of the computation to the last "
+                        + "caller served; it also holds callers that reached the key only after the computation ended "
+                        + "(on a loaded machine the gate is slow), which the voluntary context switches show: 2 per "
+                        + "caller when every caller waited (the gate and the value), fewer when some came late.",
                 "stampede", false, null,
                 List.of(new Row("thisProject", "**this project**: `fetchOrCompute`"),
                         new Row("thisProjectAnnotation", "**this project**: `@FetchOrCompute`"),
                         new Row("floorFutureInMap", "floor: a `CompletableFuture` in a `ConcurrentHashMap`"),
+                        new Row("floorComputeIfAbsent", "floor: `ConcurrentHashMap.computeIfAbsent`"),
                         new Row("caffeineGet", "Caffeine `get(key, fn)`"),
                         new Row("cacheableSync", "Spring `@Cacheable(sync = true)` on Caffeine"),
                         new Row("harnessOnly", "the harness alone: gate opens, every thread returns (no cache)")),
                 List.of(new Column("worst caller's own wait, ms: median (slowest trial)",
                                 m -> m.extra().get("worstWaitMs") + " (" + m.extra().get("worstWaitMaxMs") + ")"),
+                        new Column("fan-out, ms: computation's end to last caller served, median (slowest)",
+                                m -> m.extra().getOrDefault("fanOutMs", "—") + " ("
+                                        + m.extra().getOrDefault("fanOutMaxMs", "—") + ")"),
+                        new Column("context switches per caller: voluntary / involuntary",
+                                m -> m.extra().getOrDefault("voluntarySwitchesPerCaller", "—") + " / "
+                                        + m.extra().getOrDefault("involuntarySwitchesPerCaller", "—")),
                         new Column("computations per trial", Catalog::computations),
                         new Column("trials", m -> m.extra().get("trials"))));
     }

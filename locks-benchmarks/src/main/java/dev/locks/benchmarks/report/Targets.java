@@ -3,6 +3,7 @@ package dev.locks.benchmarks.report;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 
 /** The targets, judged on the medians of one run. */
@@ -17,6 +18,12 @@ final class Targets {
 
     /** Ratios this close to their bound are called out: on a busy machine noise can flip them. */
     private static final double NEAR = 0.10;
+
+    /** What the stampede is judged against, each measured in the same run. */
+    private static final Map<String, String> STAMPEDE_REFERENCES = Map.of(
+            "floorFutureInMap", "the `CompletableFuture`-in-a-map floor",
+            "floorComputeIfAbsent", "the `computeIfAbsent` floor",
+            "caffeineGet", "Caffeine `get(key, fn)`");
 
     private final List<Measurement> measurements;
     private final List<Verdict> verdicts = new ArrayList<>();
@@ -117,6 +124,10 @@ final class Targets {
                     String.format(Locale.ROOT, "all served after %s ms (median; trials %s–%s ms)",
                             Report.number(m.median()), Report.number(m.min()), Report.number(m.max())),
                     status(m.median() <= bound, bound / m.median()));
+            for (String floor : List.of("floorFutureInMap", "floorComputeIfAbsent", "caffeineGet")) {
+                atMost("Stampede, " + form + ": all 1,000 served within 1.1× " + STAMPEDE_REFERENCES.get(floor)
+                        + ", same run", "stampede", name, floor, 1000, 1.1);
+            }
         }
     }
 

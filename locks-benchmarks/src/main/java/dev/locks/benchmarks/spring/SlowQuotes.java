@@ -9,6 +9,7 @@ public class SlowQuotes {
 
     private final AtomicInteger computations = new AtomicInteger();
     private final long computeMillis;
+    private volatile long computedAt;
 
     public SlowQuotes(long computeMillis) {
         this.computeMillis = computeMillis;
@@ -24,7 +25,7 @@ public class SlowQuotes {
         return compute(symbol);
     }
 
-    /** The computation: sleeps, counts, returns a fresh value. */
+    /** The computation: sleeps, counts, notes when it ended, returns a fresh value. */
     public Object compute(String symbol) {
         computations.incrementAndGet();
         try {
@@ -33,7 +34,13 @@ public class SlowQuotes {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+        computedAt = System.nanoTime();
         return symbol + ":42";
+    }
+
+    /** The {@link System#nanoTime()} at which the last computation ended. */
+    public long computedAt() {
+        return computedAt;
     }
 
     public int computations() {

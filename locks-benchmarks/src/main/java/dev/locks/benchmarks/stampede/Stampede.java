@@ -8,10 +8,17 @@ import dev.locks.benchmarks.report.Stats;
 import dev.locks.benchmarks.spring.BenchmarkContext;
 import dev.locks.benchmarks.spring.SlowQuotes;
 import dev.locks.local.LocalComputeCache;
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -23,8 +30,17 @@ import org.springframework.context.ConfigurableApplicationContext;
  * compute. Per trial: how many computations ran (must be 1) and how long until every thread had the value,
  * from the moment the start gate opened. This project ({@code fetchOrCompute}, and {@code @FetchOrCompute}
  * through the starter) against Caffeine's {@code get(key, fn)}, Spring's {@code @Cacheable(sync = true)} on
- * Caffeine, and the floor: a future in a {@code ConcurrentHashMap}, completed by the first caller and joined
- * by the others (the textbook single flight).
+ * Caffeine, and two floors, both measured in every run: a future in a {@code ConcurrentHashMap}, completed by
+ * the first caller and joined by the others (the textbook single flight), and {@code ConcurrentHashMap}'s own
+ * {@code computeIfAbsent}, whose waiters block on the bin's monitor.
+ *
+ * <p>Each trial also reports its fan-out: from the end of the computation to the last caller served, which
+ * leaves out the gate and the computation and is all a single flight adds to the floor's work.
+ *
+ * <p>Time on a loaded machine says little, so each trial also counts the context switches of the caller
+ * threads (from {@code /proc/self/task/<tid>/status}, between the gate and the last caller served): voluntary
+ * ones are the times a caller blocked (parking for the value, and again for any lock it must take after
+ * being woken), involuntary ones are preemptions, which the load adds. The report gives both per caller.
  *
  * <p>The threads are started and parked on the gate before the clock starts, and stay parked after being
  * served until all are (a thread's exit costs CPU that the others still waiting would need). Waking a thousand
@@ -37,6 +53,8 @@ import org.springframework.context.ConfigurableApplicationContext;
 public final class Stampede {
 
     private static final Duration TTL = Duration.ofMinutes(5);
+    /** The name prefix of the caller threads (short: Linux shows 15 characters of a thread's name). */
+    private static final String CALLER = "caller-";
 
     private Stampede() {
     }
@@ -62,6 +80,10 @@ public final class Stampede {
 
         ConcurrentHashMap<String, CompletableFuture<Object>> flights = new ConcurrentHashMap<>();
         measure("floorFutureInMap", key -> singleFlight(flights, key, direct), direct, trials, threads);
+
+        ConcurrentHashMap<String, Object> values = new ConcurrentHashMap<>();
+        measure("floorComputeIfAbsent", key -> values.computeIfAbsent(key, direct::compute), direct, trials,
+                threads);
 
         try (ConfigurableApplicationContext context = BenchmarkContext.start()) {
             SlowQuotes quotes = context.getBean(SlowQuotes.class);
@@ -99,12 +121,18 @@ public final class Stampede {
         }
         double[] allServedMillis = new double[trials];
         double[] worstWaitMillis = new double[trials];
+        double[] fanOutMillis = new double[trials];
+        double[] voluntary = new double[trials];
+        double[] involuntary = new double[trials];
         int maxComputations = 0;
         int minComputations = Integer.MAX_VALUE;
         for (int i = 0; i < trials; i++) {
             Trial trial = trial(name + ":" + i, get, quotes, threads);
             allServedMillis[i] = trial.allServedNanos / 1e6;
             worstWaitMillis[i] = trial.worstWaitNanos / 1e6;
+            fanOutMillis[i] = trial.fanOutNanos / 1e6;
+            voluntary[i] = trial.switches.voluntary / (double) threads;
+            involuntary[i] = trial.switches.involuntary / (double) threads;
             maxComputations = Math.max(maxComputations, trial.computations);
             minComputations = Math.min(minComputations, trial.computations);
         }
@@ -119,10 +147,61 @@ public final class Stampede {
         Stats waits = Stats.of(worstWaitMillis);
         extra.put("worstWaitMs", String.format(Locale.ROOT, "%.1f", waits.median()));
         extra.put("worstWaitMaxMs", String.format(Locale.ROOT, "%.1f", waits.max()));
+        Stats fanOut = Stats.of(fanOutMillis);
+        extra.put("fanOutMs", String.format(Locale.ROOT, "%.2f", fanOut.median()));
+        extra.put("fanOutMaxMs", String.format(Locale.ROOT, "%.2f", fanOut.max()));
+        if (Switches.COUNTED) {
+            extra.put("voluntarySwitchesPerCaller", String.format(Locale.ROOT, "%.2f", Stats.of(voluntary).median()));
+            extra.put("involuntarySwitchesPerCaller",
+                    String.format(Locale.ROOT, "%.2f", Stats.of(involuntary).median()));
+        }
         ResultLine.of("stampede", name, "ms", stats, extra).print();
     }
 
-    private record Trial(int computations, long allServedNanos, long worstWaitNanos) {
+    private record Trial(int computations, long allServedNanos, long worstWaitNanos, long fanOutNanos,
+            Switches switches) {
+    }
+
+    /** Context switches of some threads of this JVM, summed, as Linux counts them (zero elsewhere). */
+    private record Switches(long voluntary, long involuntary) {
+
+        static final boolean COUNTED = Files.isDirectory(Path.of("/proc/self/task"));
+
+        /** The switches so far of the threads whose name starts with {@code prefix}. */
+        static Switches of(String prefix) {
+            if (!COUNTED) {
+                return new Switches(0, 0);
+            }
+            long voluntary = 0;
+            long involuntary = 0;
+            try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc/self/task"))) {
+                for (Path task : tasks) {
+                    List<String> status;
+                    try {
+                        status = Files.readAllLines(task.resolve("status"));
+                    } catch (IOException gone) {
+                        continue;
+                    }
+                    if (status.isEmpty() || !status.get(0).startsWith("Name:\t" + prefix)) {
+                        continue; // Linux keeps the first 15 characters of a thread's name
+                    }
+                    for (String line : status) {
+                        if (line.startsWith("voluntary_ctxt_switches:")) {
+                            voluntary += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                        } else if (line.startsWith("nonvoluntary_ctxt_switches:")) {
+                            involuntary += Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                throw new IllegalStateException(e);
+            }
+            return new Switches(voluntary, involuntary);
+        }
+
+        Switches minus(Switches before) {
+            return new Switches(voluntary - before.voluntary, involuntary - before.involuntary);
+        }
     }
 
     /** One stampede on a fresh key: every thread parked on the gate, then released at once. */
@@ -154,14 +233,17 @@ public final class Stampede {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
-            }, "caller-" + i);
+            }, CALLER + i);
             callers[i].start();
         }
         ready.await();
+        waitUntilParked(callers);
+        Switches switchesBefore = Switches.of(CALLER);
         int before = quotes.computations();
         long opened = System.nanoTime();
         gate.countDown();
         served.await();
+        Switches switches = Switches.of(CALLER).minus(switchesBefore); // all still alive, parked on leave
         leave.countDown();
         for (Thread caller : callers) {
             caller.join();
@@ -175,6 +257,20 @@ public final class Stampede {
             }
             last = Math.max(last, servedAt[i]);
         }
-        return new Trial(quotes.computations() - before, last - opened, worstWait);
+        int computations = quotes.computations() - before;
+        long fanOut = computations == 0 ? 0 : Math.max(0, last - quotes.computedAt());
+        return new Trial(computations, last - opened, worstWait, fanOut, switches);
+    }
+
+    /** Until every caller is parked on the gate, so that the switches counted from here are the trial's. */
+    private static void waitUntilParked(Thread[] callers) throws InterruptedException {
+        Set<Thread> running = new HashSet<>(List.of(callers));
+        while (!running.isEmpty()) {
+            running.removeIf(caller -> caller.getState() == Thread.State.WAITING
+                    || caller.getState() == Thread.State.TERMINATED); // a dead caller fails the trial later
+            if (!running.isEmpty()) {
+                Thread.sleep(1);
+            }
+        }
     }
 }
