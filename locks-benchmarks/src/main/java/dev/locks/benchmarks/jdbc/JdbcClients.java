@@ -56,6 +56,17 @@ public final class JdbcClients {
         }
     }
 
+    /**
+     * This project's registry with 4 connections of its own ({@code connections(4)}, {@code
+     * locks.jdbc.connections}): one per thread at 4 threads, where the default 2 make threads queue.
+     */
+    public static class ThisProjectFourConnections extends ThisProject {
+        @Override
+        void open(PostgresPool postgres) {
+            registry = postgres.thisProjectBuilder(true).connections(4).build();
+        }
+    }
+
     /** Spring Integration's {@code JdbcLockRegistry} on its {@code DefaultLockRepository}. */
     public static class SpringIntegration extends WithServer {
         org.springframework.integration.jdbc.lock.JdbcLockRegistry registry;

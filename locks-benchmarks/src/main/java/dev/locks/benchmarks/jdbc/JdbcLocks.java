@@ -67,6 +67,13 @@ public class JdbcLocks {
     }
 
     @Benchmark
+    public long thisProjectFourConnections(JdbcClients.ThisProjectFourConnections jdbc, Caller caller) {
+        try (Lease lease = jdbc.registry.acquire(caller.keys)) {
+            return lease.fencingToken();
+        }
+    }
+
+    @Benchmark
     public int springIntegration(JdbcClients.SpringIntegration jdbc, Caller caller) {
         Lock[] locks = new Lock[caller.keyArray.length];
         for (int i = 0; i < locks.length; i++) {

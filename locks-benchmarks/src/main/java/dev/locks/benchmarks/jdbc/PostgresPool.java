@@ -60,8 +60,13 @@ public final class PostgresPool implements AutoCloseable {
 
     /** {@link #thisProject(boolean)} with these default acquire options. */
     public dev.locks.jdbc.JdbcLockRegistry thisProject(boolean notify, dev.locks.AcquireOptions options) {
+        return thisProjectBuilder(notify).defaultOptions(options).build();
+    }
+
+    /** The builder of {@link #thisProject(boolean)}, for other settings. */
+    public dev.locks.jdbc.JdbcLockRegistry.Builder thisProjectBuilder(boolean notify) {
         return dev.locks.jdbc.JdbcLockRegistry.builder(pool).initializeSchema(true).cleanupInterval(Duration.ZERO)
-                .notify(notify).lease(LEASE).defaultOptions(options).build();
+                .notify(notify).lease(LEASE);
     }
 
     /**

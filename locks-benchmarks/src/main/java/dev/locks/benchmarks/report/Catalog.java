@@ -213,6 +213,7 @@ final class Catalog {
                         + "project: one function call each way; the others take the keys one by one, sorted.") + JMH,
                 "JdbcLocks:keyCount=" + keys, true, null,
                 List.of(new Row("thisProject", "**this project**: `JdbcLockRegistry` (2 connections of its own)"),
+                        new Row("thisProjectFourConnections", "this project, `connections(4)`"),
                         new Row("springIntegration",
                                 "Spring Integration `JdbcLockRegistry` on `DefaultLockRepository` (`INT_LOCK`)"),
                         new Row("shedLock", "ShedLock `JdbcTemplateLockProvider`, database time (`shedlock`)")),
