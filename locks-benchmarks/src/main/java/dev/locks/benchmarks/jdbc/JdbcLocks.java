@@ -1,15 +1,11 @@
 package dev.locks.benchmarks.jdbc;
 
 import dev.locks.Lease;
-import java.time.Duration;
-import java.time.Instant;
+import dev.locks.benchmarks.OneByOne;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -75,36 +71,11 @@ public class JdbcLocks {
 
     @Benchmark
     public int springIntegration(JdbcClients.SpringIntegration jdbc, Caller caller) {
-        Lock[] locks = new Lock[caller.keyArray.length];
-        for (int i = 0; i < locks.length; i++) {
-            locks[i] = jdbc.registry.obtain(caller.keyArray[i]);
-            locks[i].lock();
-        }
-        for (int i = locks.length - 1; i >= 0; i--) {
-            locks[i].unlock();
-        }
-        return locks.length;
+        return OneByOne.lockAll(jdbc.registry::obtain, caller.keyArray);
     }
 
     @Benchmark
     public int shedLock(JdbcClients.ShedLock jdbc, Caller caller) {
-        SimpleLock[] held = new SimpleLock[caller.keyArray.length];
-        Instant now = Instant.now();
-        for (int i = 0; i < held.length; i++) {
-            held[i] = jdbc.provider.lock(new LockConfiguration(now, caller.keyArray[i], PostgresPool.LEASE,
-                    Duration.ZERO)).orElse(null);
-            if (held[i] == null) {
-                unlockAll(held, i);
-                throw new IllegalStateException("ShedLock did not get " + caller.keyArray[i]);
-            }
-        }
-        unlockAll(held, held.length);
-        return held.length;
-    }
-
-    private static void unlockAll(SimpleLock[] held, int count) {
-        for (int i = count - 1; i >= 0; i--) {
-            held[i].unlock();
-        }
+        return OneByOne.shedLockAll(jdbc.provider, caller.keyArray, PostgresPool.LEASE);
     }
 }
