@@ -198,6 +198,10 @@ final class Environment implements AutoCloseable {
         }
     }
 
+    static boolean postgresAvailable() {
+        return !postgresVersion().equals("not installed");
+    }
+
     /**
      * {@code postgres --version} of the server the JDBC benchmarks start: from {@code $PG_BIN}, else the newest
      * Debian install, else the PATH (where locks-jdbc's test {@code PostgresServer} looks, in the same order
