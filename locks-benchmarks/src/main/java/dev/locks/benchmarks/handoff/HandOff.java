@@ -19,6 +19,8 @@ import java.util.function.Supplier;
  */
 public final class HandOff {
 
+    private static final String GROUP = "handoff";
+
     private HandOff() {
     }
 
@@ -26,13 +28,18 @@ public final class HandOff {
         int trials = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int passes = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
         int seedPasses = args.length > 2 ? Integer.parseInt(args[2]) : 40;
-        measure("thisProject", Contender::thisProject, trials, passes, 0);
-        measure("reentrantLock", Contender::reentrantLock, trials, passes, 0);
+        measure(GROUP, "thisProject", Contender::thisProject, trials, passes, 0);
+        measure(GROUP, "reentrantLock", Contender::reentrantLock, trials, passes, 0);
         // released at a random moment of the seed's 11..20 ms sleep: what a real holder's release would meet
-        measure("seedDesign", Contender::seedDesign, trials, seedPasses, TimeUnit.MILLISECONDS.toNanos(20));
+        measure(GROUP, "seedDesign", Contender::seedDesign, trials, seedPasses, TimeUnit.MILLISECONDS.toNanos(20));
     }
 
-    private static void measure(String name, Supplier<Contender> contenders, int trials, int passes,
+    /**
+     * Plays {@code trials} duels of {@code passes} hand-offs on a new contender (after one of warm-up) and prints
+     * their {@link ResultLine} in {@code group}; a polling waiter is released at a random moment of
+     * {@code releasePhaseNanos} (0: at once).
+     */
+    static void measure(String group, String name, Supplier<Contender> contenders, int trials, int passes,
             long releasePhaseNanos) throws InterruptedException {
         try (Contender lock = contenders.get()) {
             Duel.play(lock, Math.max(passes, 100), releasePhaseNanos); // warm-up, not counted
@@ -50,7 +57,7 @@ public final class HandOff {
             extra.put("p99", format(pooled.percentile(99)));
             extra.put("passes", Integer.toString(pooled.count()));
             extra.put("trials", Integer.toString(trials));
-            new ResultLine("handoff", name, "µs", pooled.median(), medians.min(), medians.max(), extra).print();
+            new ResultLine(group, name, "µs", pooled.median(), medians.min(), medians.max(), extra).print();
         }
     }
 

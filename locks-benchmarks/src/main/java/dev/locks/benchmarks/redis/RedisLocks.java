@@ -1,15 +1,12 @@
 package dev.locks.benchmarks.redis;
 
 import dev.locks.Lease;
+import dev.locks.benchmarks.OneByOne;
 import io.lettuce.core.SetArgs;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
-import net.javacrumbs.shedlock.core.LockConfiguration;
-import net.javacrumbs.shedlock.core.SimpleLock;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -84,12 +81,12 @@ public class RedisLocks {
 
     @Benchmark
     public int springIntegrationSpin(RedisClients.SpringIntegrationSpin redis, Caller caller) {
-        return lockAll(redis.registry, caller.keyArray);
+        return OneByOne.lockAll(redis.registry::obtain, caller.keyArray);
     }
 
     @Benchmark
     public int springIntegrationPubSub(RedisClients.SpringIntegrationPubSub redis, Caller caller) {
-        return lockAll(redis.registry, caller.keyArray);
+        return OneByOne.lockAll(redis.registry::obtain, caller.keyArray);
     }
 
     @Benchmark
@@ -111,19 +108,7 @@ public class RedisLocks {
 
     @Benchmark
     public int shedLock(RedisClients.ShedLock redis, Caller caller) {
-        SimpleLock[] held = new SimpleLock[caller.keyArray.length];
-        Instant now = Instant.now();
-        for (int i = 0; i < held.length; i++) {
-            LockConfiguration config = new LockConfiguration(now, caller.keyArray[i], RedisClients.LEASE,
-                    java.time.Duration.ZERO);
-            held[i] = redis.provider.lock(config).orElse(null);
-            if (held[i] == null) {
-                unlockAll(held, i);
-                throw new IllegalStateException("ShedLock did not get " + caller.keyArray[i]);
-            }
-        }
-        unlockAll(held, held.length);
-        return held.length;
+        return OneByOne.shedLockAll(redis.provider, caller.keyArray, RedisClients.LEASE);
     }
 
     @Benchmark
@@ -139,23 +124,5 @@ public class RedisLocks {
             throw new IllegalStateException("the floor did not get " + caller.keys);
         }
         return redis.deleteOwn(caller.keyArray, token);
-    }
-
-    private static int lockAll(org.springframework.integration.redis.util.RedisLockRegistry registry, String[] keys) {
-        Lock[] locks = new Lock[keys.length];
-        for (int i = 0; i < keys.length; i++) {
-            locks[i] = registry.obtain(keys[i]);
-            locks[i].lock();
-        }
-        for (int i = locks.length - 1; i >= 0; i--) {
-            locks[i].unlock();
-        }
-        return locks.length;
-    }
-
-    private static void unlockAll(SimpleLock[] held, int count) {
-        for (int i = count - 1; i >= 0; i--) {
-            held[i].unlock();
-        }
     }
 }

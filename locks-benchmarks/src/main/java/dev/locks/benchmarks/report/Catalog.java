@@ -44,7 +44,8 @@ final class Catalog {
     private static final Row LOCAL = new Row("thisProject", "**this project**: `LocalLockRegistry.acquire` + `close`");
 
     static final List<Table> TABLES = List.of(singleKey(), multiKey(2), multiKey(8), spreadKeys(), annotations(),
-            computeHit(), redis(1), redis(5), redisComputeHit(), redisCluster(1), redisCluster(5), handOff(),
+            computeHit(), redis(1), redis(5), redisComputeHit(), redisCluster(1), redisCluster(5), jdbc(1), jdbc(5),
+            handOff(), jdbcHandOff(),
             stampede(), memory());
 
     private static Table singleKey() {
@@ -93,6 +94,21 @@ final class Catalog {
                 List.of(new Row("thisProject", "**this project**: waiter parked, woken by the release"),
                         new Row("reentrantLock", "`ReentrantLock`"),
                         new Row("seedDesign", "the seed's design: sleep 10 ms + jitter between attempts")),
+                List.of(new Column("p90 µs", m -> m.extra().get("p90")),
+                        new Column("passes", m -> m.extra().get("passes"))));
+    }
+
+    private static Table jdbcHandOff() {
+        return new Table("PostgreSQL hand-off: two nodes alternating on one key",
+                "µs from one node's release to the other node's acquire, lower is better. Two registries (two "
+                        + "nodes) on one local PostgreSQL; a polling waiter is released at a random moment of its "
+                        + "interval. Median of all passes; spread: lowest to highest trial median.",
+                "JdbcHandOff", false, null,
+                List.of(new Row("thisProject", "**this project**: waiter woken by the release's `NOTIFY`"),
+                        new Row("thisProjectPolling", "this project, `notify(false)`: retry every 10 ms, jittered"),
+                        new Row("springIntegration", "Spring Integration `JdbcLockRegistry`: polls every 100 ms"),
+                        new Row("shedLock", "ShedLock `JdbcTemplateLockProvider`: never waits, the caller retries "
+                                + "every 100 ms")),
                 List.of(new Column("p90 µs", m -> m.extra().get("p90")),
                         new Column("passes", m -> m.extra().get("passes"))));
     }
@@ -200,6 +216,21 @@ final class Catalog {
                 "RedisClusterLocks:keyCount=" + keys, true, null,
                 List.of(new Row("thisProject", "**this project**: `RedisLockRegistry`"),
                         new Row("redisson", one ? "Redisson `RLock`" : "Redisson `RedissonMultiLock`")),
+                List.of());
+    }
+
+    private static Table jdbc(int keys) {
+        boolean one = keys == 1;
+        return new Table(String.format(Locale.ROOT, "PostgreSQL, %d key%s: acquire + release", keys, one ? "" : "s"),
+                "cycles per second, all threads together, higher is better. A local PostgreSQL of the benchmark's "
+                        + "own, a HikariCP pool with its defaults, each thread its own keys." + (one ? "" : " This "
+                        + "project: one function call each way; the others take the keys one by one, sorted.") + JMH,
+                "JdbcLocks:keyCount=" + keys, true, null,
+                List.of(new Row("thisProject", "**this project**: `JdbcLockRegistry` (2 connections of its own)"),
+                        new Row("thisProjectFourConnections", "this project, `connections(4)`"),
+                        new Row("springIntegration",
+                                "Spring Integration `JdbcLockRegistry` on `DefaultLockRepository` (`INT_LOCK`)"),
+                        new Row("shedLock", "ShedLock `JdbcTemplateLockProvider`, database time (`shedlock`)")),
                 List.of());
     }
 }

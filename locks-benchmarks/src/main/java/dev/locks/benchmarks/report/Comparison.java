@@ -57,15 +57,21 @@ public final class Comparison {
         try (Environment environment = new Environment(command)) {
             environment.begin(Duration.ofSeconds(settle != null ? settle : quick ? 0 : 120));
             boolean redis = Environment.redisAvailable();
+            boolean postgres = Environment.postgresAvailable();
             for (JmhSuite suite : JmhSuite.ALL) {
-                if (matches(only, suite.benchmarkClass()) && (redis || !suite.needsRedis())) {
+                String name = suite.benchmarkClass();
+                if (!redis && suite.needsRedis()) {
+                    System.out.println("# redis-server is not installed: skipping " + name);
+                } else if (!postgres && needsPostgres(name)) {
+                    System.out.println("# PostgreSQL is not installed: skipping " + name);
+                } else if (matches(only, name)) {
                     measured.addAll(suite.run(quick, out));
-                } else if (!redis && suite.needsRedis()) {
-                    System.out.println("# redis-server is not installed: skipping " + suite.benchmarkClass());
                 }
             }
             for (Harness harness : Harness.ALL) {
-                if (matches(only, harness.name())) {
+                if (!postgres && needsPostgres(harness.name())) {
+                    System.out.println("# PostgreSQL is not installed: skipping " + harness.name());
+                } else if (matches(only, harness.name())) {
                     measured.addAll(harness.run(quick, out));
                 }
             }
@@ -79,6 +85,11 @@ public final class Comparison {
             splice(doc, markdown);
             System.out.println("# Updated: " + doc.toAbsolutePath());
         }
+    }
+
+    /** The suites that start a PostgreSQL of their own are the ones named {@code Jdbc...}. */
+    static boolean needsPostgres(String suite) {
+        return suite.startsWith("Jdbc");
     }
 
     private static boolean matches(Pattern only, String name) {

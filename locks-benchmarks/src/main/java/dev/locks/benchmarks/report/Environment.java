@@ -33,7 +33,9 @@ final class Environment implements AutoCloseable {
             "com.github.ben-manes.caffeine:caffeine", "org.springframework:spring-context",
             "org.springframework.boot:spring-boot", "org.redisson:redisson",
             "net.javacrumbs.shedlock:shedlock-provider-redis-spring", "io.lettuce:lettuce-core",
-            "org.springframework.data:spring-data-redis", "org.openjdk.jmh:jmh-core", "org.openjdk.jol:jol-core");
+            "org.springframework.data:spring-data-redis", "org.springframework.integration:spring-integration-jdbc",
+            "net.javacrumbs.shedlock:shedlock-provider-jdbc-template", "com.zaxxer:HikariCP",
+            "org.postgresql:postgresql", "org.openjdk.jmh:jmh-core", "org.openjdk.jol:jol-core");
 
     final String command;
     Instant started = Instant.now().truncatedTo(ChronoUnit.SECONDS);
@@ -109,6 +111,7 @@ final class Environment implements AutoCloseable {
                 + " (" + System.getProperty("java.vm.vendor") + ")");
         machine.put("JVM options of every fork", String.join(" ", JmhSuite.FORK_JVM_ARGS) + ", G1 (default)");
         machine.put("redis-server", redisVersion());
+        machine.put("PostgreSQL", postgresVersion());
         return machine;
     }
 
@@ -192,6 +195,50 @@ final class Environment implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return "unknown";
+        }
+    }
+
+    static boolean postgresAvailable() {
+        return !postgresVersion().equals("not installed");
+    }
+
+    /**
+     * {@code postgres --version} of the server the JDBC benchmarks start: from {@code $PG_BIN}, else the newest
+     * Debian install, else the PATH (where locks-jdbc's test {@code PostgresServer} looks, in the same order
+     * but for the PATH).
+     */
+    private static String postgresVersion() {
+        String command = "postgres";
+        String configured = System.getenv("PG_BIN");
+        Path debian = Path.of("/usr/lib/postgresql");
+        if (configured != null && Files.isExecutable(Path.of(configured, "postgres"))) {
+            command = Path.of(configured, "postgres").toString();
+        } else if (Files.isDirectory(debian)) {
+            try (var versions = Files.list(debian)) {
+                command = versions.map(version -> version.resolve("bin/postgres")).filter(Files::isExecutable)
+                        .max((a, b) -> Integer.compare(major(a), major(b))).map(Path::toString).orElse(command);
+            } catch (IOException e) {
+                // the PATH, then
+            }
+        }
+        try {
+            Process process = new ProcessBuilder(command, "--version").redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            return process.waitFor() == 0 ? out.replace("postgres (PostgreSQL) ", "") : "not installed";
+        } catch (IOException e) {
+            return "not installed";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "unknown";
+        }
+    }
+
+    private static int major(Path postgres) {
+        try {
+            String version = postgres.getParent().getParent().getFileName().toString();
+            return Integer.parseInt(version.replaceAll("\\D.*", ""));
+        } catch (NumberFormatException e) {
+            return 0;
         }
     }
 }

@@ -27,6 +27,8 @@ record Harness(String name, String mainClass, int threads, List<String> jvmArgs,
     static final List<Harness> ALL = List.of(
             new Harness("handoff", "dev.locks.benchmarks.handoff.HandOff", 2, List.of("-Xmx512m"),
                     List.of("5", "2000", "40"), List.of("1", "200", "5")),
+            new Harness("JdbcHandOff", "dev.locks.benchmarks.handoff.JdbcHandOff", 2, List.of("-Xmx512m"),
+                    List.of("5", "500", "20"), List.of("1", "100", "5")),
             new Harness("stampede", "dev.locks.benchmarks.stampede.Stampede", 1000, List.of("-Xmx1g"),
                     List.of("10", "1000"), List.of("1", "1000")),
             new Harness("memory", "dev.locks.benchmarks.memory.HeldLockMemory", 1,

@@ -42,7 +42,8 @@ record JmhSuite(String benchmarkClass, List<Integer> threads, boolean needsRedis
             new JmhSuite("SpringAnnotations", List.of(1, 2), false),
             new JmhSuite("RedisLocks", List.of(1, 4), true),
             new JmhSuite("RedisComputeHit", List.of(1, 4), true),
-            new JmhSuite("RedisClusterLocks", List.of(1, 4), true));
+            new JmhSuite("RedisClusterLocks", List.of(1, 4), true),
+            new JmhSuite("JdbcLocks", List.of(1, 4), false));
 
     List<Measurement> run(boolean quick, Path out) throws RunnerException {
         List<Measurement> measured = new ArrayList<>();

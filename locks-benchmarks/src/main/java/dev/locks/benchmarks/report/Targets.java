@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 
 /** The issue's targets, judged on the medians of one run. */
 final class Targets {
@@ -39,6 +40,7 @@ final class Targets {
         targets.annotations();
         targets.stampede();
         targets.redis();
+        targets.jdbc();
         return targets.verdicts;
     }
 
@@ -143,10 +145,7 @@ final class Targets {
                     add("Redis cycle throughput ≥ 0.8× the raw floor, " + where,
                             String.format(Locale.ROOT, "%.2f× (%s vs %s /s)", ratio, Report.number(ours.get().median()),
                                     Report.number(floor.get().median())), status(ratio >= 0.8, ratio / 0.8));
-                    Measurement best = measurements.stream()
-                            .filter(m -> m.group().equals(group) && m.threads() == threads)
-                            // rivals only: neither this project's own variants (notify off) nor the floor
-                            .filter(m -> !m.name().startsWith("thisProject") && !m.name().equals("floorLettuce"))
+                    Measurement best = rivals(group, threads)
                             .max((a, b) -> Double.compare(a.median(), b.median())).orElse(null);
                     if (best != null) {
                         double vsBest = ours.get().median() / best.median();
@@ -181,6 +180,45 @@ final class Targets {
                         status(ratio >= 0.9, ratio / 0.9));
             }
         }
+    }
+
+    /** Issue 15: the JDBC lock at least as fast as the best rival on the same PostgreSQL. */
+    private void jdbc() {
+        for (int keys : List.of(1, 5)) {
+            for (int threads : List.of(1, 4)) {
+                String target = "PostgreSQL cycle throughput ≥ each rival's, " + keys + " key(s), " + threads
+                        + " thread(s)";
+                Optional<Measurement> ours = find("JdbcLocks:keyCount=" + keys, "thisProject", threads);
+                Optional<Measurement> best = rivals("JdbcLocks:keyCount=" + keys, threads)
+                        .max((a, b) -> Double.compare(a.median(), b.median()));
+                if (ours.isPresent() && best.isPresent()) {
+                    double vsBest = ours.get().median() / best.get().median();
+                    add(target, String.format(Locale.ROOT, "%.2f× the best rival (%s: %s vs %s /s)", vsBest,
+                            best.get().name(), Report.number(ours.get().median()),
+                            Report.number(best.get().median())), status(vsBest >= 1, vsBest));
+                } else {
+                    missing(target);
+                }
+            }
+        }
+        String target = "PostgreSQL hand-off (`NOTIFY`) faster than each rival's polling";
+        Optional<Measurement> ours = find("JdbcHandOff", "thisProject", 2);
+        Optional<Measurement> best = rivals("JdbcHandOff", 2).min((a, b) -> Double.compare(a.median(), b.median()));
+        if (ours.isPresent() && best.isPresent()) {
+            double times = best.get().median() / ours.get().median();
+            add(target, String.format(Locale.ROOT, "%s µs vs %s µs (%s): %,.1f× faster",
+                    Report.number(ours.get().median()), Report.number(best.get().median()), best.get().name(), times),
+                    status(times >= 1, times));
+        } else {
+            missing(target);
+        }
+    }
+
+    /** The rivals' measurements in {@code group}: neither this project's own variants nor a floor. */
+    private Stream<Measurement> rivals(String group, int threads) {
+        return measurements.stream()
+                .filter(m -> m.group().equals(group) && m.threads() == threads)
+                .filter(m -> !m.name().startsWith("thisProject") && !m.name().startsWith("floor"));
     }
 
     /** {@code ours / theirs <= bound}, both lower-is-better medians. */

@@ -1,0 +1,98 @@
+package dev.locks.benchmarks.jdbc;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.locks.Lease;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.locks.Lock;
+import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.SimpleLock;
+import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The benchmark's PostgreSQL (a real server of its own): every implementation's tables are there, and each
+ * implementation's two nodes exclude each other on them, as the lock cycle and the hand-off assume.
+ */
+class PostgresPoolTest {
+
+    private static PostgresPool postgres;
+
+    @BeforeAll
+    static void start() {
+        postgres = PostgresPool.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        postgres.close();
+    }
+
+    @Test
+    void startShouldCreateTheRivalsTablesFromWhatTheyShip() throws SQLException {
+        assertThat(PostgresTables.springIntegrationScript()).contains("CREATE TABLE INT_LOCK");
+
+        assertThat(tables()).contains("int_lock", "shedlock");
+    }
+
+    @Test
+    void thisProjectsNodesShouldExcludeEachOther() throws SQLException {
+        try (var a = postgres.thisProject(true); var b = postgres.thisProject(true)) {
+            assertThat(tables()).contains("locks_lock");
+            try (Lease held = a.acquire(List.of("pool-test:ours"))) {
+                assertThat(b.tryAcquire(List.of("pool-test:ours"))).isEmpty();
+            }
+            Optional<Lease> after = b.tryAcquire(List.of("pool-test:ours"));
+            assertThat(after).isPresent();
+            after.get().close();
+        }
+    }
+
+    @Test
+    void springIntegrationsNodesShouldExcludeEachOther() {
+        Lock a = postgres.springIntegration().obtain("pool-test:si");
+        Lock b = postgres.springIntegration().obtain("pool-test:si");
+        a.lock();
+        try {
+            assertThat(b.tryLock()).as("the other node, while the first holds it").isFalse();
+        } finally {
+            a.unlock();
+        }
+        assertThat(b.tryLock()).isTrue();
+        b.unlock();
+    }
+
+    @Test
+    void shedLocksNodesShouldExcludeEachOther() {
+        JdbcTemplateLockProvider a = postgres.shedLock();
+        JdbcTemplateLockProvider b = postgres.shedLock();
+        SimpleLock held = a.lock(config()).orElseThrow();
+        assertThat(b.lock(config())).as("the other node, while the first holds it").isEmpty();
+        held.unlock();
+        b.lock(config()).orElseThrow().unlock();
+    }
+
+    private static LockConfiguration config() {
+        return new LockConfiguration(Instant.now(), "pool-test:shedlock", PostgresPool.LEASE, Duration.ZERO);
+    }
+
+    private static List<String> tables() throws SQLException {
+        try (Connection connection = postgres.dataSource().getConnection();
+                ResultSet result = connection.createStatement().executeQuery(
+                        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")) {
+            List<String> names = new java.util.ArrayList<>();
+            while (result.next()) {
+                names.add(result.getString(1).toLowerCase(java.util.Locale.ROOT));
+            }
+            return names;
+        }
+    }
+}
