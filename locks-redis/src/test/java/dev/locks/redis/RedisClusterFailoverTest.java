@@ -46,7 +46,7 @@ class RedisClusterFailoverTest {
                     last = lease.fencingToken();
                 }
             }
-            assertThat((Long) cluster.command(master, "WAIT", "1", "5000")).as("the replica has every write").isOne();
+            assertThat(cluster.awaitReplicated(master)).as("the replica has every write").isOne();
 
             cluster.kill(master);
 

@@ -45,7 +45,7 @@ class RedisClusterNotifyFailoverTest {
                     .until(() -> store.subscriptionConfirmations() > 0 && store.missingShardChannels() == 0);
             int confirmed = store.subscriptionConfirmations();
             woken(holder, waiter, key, patient);
-            assertThat((Long) cluster.command(master, "WAIT", "1", "5000")).as("the replica is in sync, so that it can"
+            assertThat(cluster.awaitReplicated(master)).as("the replica is in sync, so that it can"
                     + " take over").isOne();
 
             cluster.kill(master);

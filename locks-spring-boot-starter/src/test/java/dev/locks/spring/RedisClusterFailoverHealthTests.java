@@ -54,8 +54,10 @@ class RedisClusterFailoverHealthTests {
                     AcquireOptions once = AcquireOptions.defaults().withRetries(0).withLockTimeout(Duration.ofSeconds(30));
                     assertThat(health.health().getStatus()).isEqualTo(Status.UP);
                     try (Lease lease = registry.acquire(List.of(key), once)) {
-                        assertThat((Long) cluster.command(master, "WAIT", "1", "5000")).isOne();
+                        assertThat(lease.fencingToken()).isPositive();
                     }
+                    // the release too must be on the replica that takes over, or the key stays held there
+                    assertThat(cluster.awaitReplicated(master)).isOne();
 
                     cluster.kill(master);
 

@@ -89,6 +89,39 @@ public final class RedisCluster implements AutoCloseable {
         return RespClient.call(port, args);
     }
 
+    /**
+     * Waits until every replica of the master on {@code port} has acknowledged all that master has written so
+     * far (by its {@code ROLE}: each replica's acknowledged offset reaches the master's offset read first), for
+     * at most 15 s: a replica is listed only once online, which after the cluster's start can take the first
+     * sync's delay (5 s), and acknowledges once a second. A test calls it before killing the master, so that
+     * what it wrote (a release included) is on the replica that takes over. {@code WAIT} cannot say this from a
+     * connection of its own, since it waits only for that connection's writes, and a new one has none.
+     *
+     * @return how many replicas have it all
+     */
+    public int awaitReplicated(int port) {
+        long offset = (Long) ((List<?>) RespClient.call(port, "ROLE")).get(1);
+        long deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (true) {
+            List<?> replicas = (List<?>) ((List<?>) RespClient.call(port, "ROLE")).get(2);
+            int inSync = 0;
+            for (Object replica : replicas) {
+                if (Long.parseLong(String.valueOf(((List<?>) replica).get(2))) >= offset) {
+                    inSync++;
+                }
+            }
+            if ((inSync > 0 && inSync == replicas.size()) || System.nanoTime() > deadline) {
+                return inSync;
+            }
+            try {
+                Thread.sleep(10);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return inSync;
+            }
+        }
+    }
+
     /** Kills the node on {@code port} at once (SIGKILL to its pid), as a crash would. */
     public void kill(int port) {
         for (int i = 0; i < ports.length; i++) {
