@@ -2,6 +2,7 @@ package dev.locks.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locks.contract.ComputeCacheCallers;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -56,7 +57,7 @@ class JdbcComputeCrossJvmTest {
             try (OutputStream go = worker.getOutputStream()) {
                 go.write("GO\n".getBytes(StandardCharsets.UTF_8));
             }
-            TreeSet<String> valuesHere = JdbcComputeWorker.fetchAtOnce(here, "quote", CALLERS_PER_JVM,
+            TreeSet<String> valuesHere = ComputeCacheCallers.fetchAtOnce(here, "quote", CALLERS_PER_JVM,
                     JdbcComputeWorker.computation(postgres.dataSource(), "test's"));
 
             assertThat(line(out)).as("the worker JVM's callers got the same value").isEqualTo("RESULTS " + valuesHere);

@@ -1,6 +1,6 @@
 package dev.locks.jdbc;
 
-import dev.locks.ComputeCache;
+import dev.locks.contract.ComputeCacheCallers;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -8,13 +8,6 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
@@ -48,7 +41,7 @@ public final class JdbcComputeWorker {
             if (!"GO".equals(in.readLine())) {
                 throw new IllegalStateException("expected GO");
             }
-            System.out.println("RESULTS " + fetchAtOnce(cache, args[1], Integer.parseInt(args[2]),
+            System.out.println("RESULTS " + ComputeCacheCallers.fetchAtOnce(cache, args[1], Integer.parseInt(args[2]),
                     computation(dataSource, "worker")));
             System.out.flush();
         }
@@ -69,29 +62,5 @@ public final class JdbcComputeWorker {
             }
             return "computed by the " + jvm + " JVM";
         };
-    }
-
-    /** {@code count} threads fetch-or-compute {@code key} at once; the distinct values they got, sorted. */
-    static TreeSet<String> fetchAtOnce(ComputeCache cache, String key, int count, Supplier<String> computation)
-            throws Exception {
-        ExecutorService threads = Executors.newFixedThreadPool(count);
-        try {
-            CountDownLatch gate = new CountDownLatch(1);
-            List<Future<String>> results = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                results.add(threads.submit(() -> {
-                    gate.await();
-                    return cache.fetchOrCompute(key, Duration.ofMinutes(1), computation);
-                }));
-            }
-            gate.countDown();
-            TreeSet<String> values = new TreeSet<>();
-            for (Future<String> result : results) {
-                values.add(result.get());
-            }
-            return values;
-        } finally {
-            threads.shutdownNow();
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.locks.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.contract.ComputeCacheCallers;
 import dev.locks.redis.test.ProcessLines;
 import dev.locks.redis.test.RedisServerExtension;
 import java.io.OutputStream;
@@ -58,7 +59,7 @@ class RedisComputeCrossJvmTest {
             try (OutputStream go = worker.getOutputStream()) {
                 go.write("GO\n".getBytes(StandardCharsets.UTF_8));
             }
-            TreeSet<String> valuesHere = RedisComputeWorker.fetchAtOnce(here, "quote", CALLERS_PER_JVM,
+            TreeSet<String> valuesHere = ComputeCacheCallers.fetchAtOnce(here, "quote", CALLERS_PER_JVM,
                     RedisComputeWorker.computation(redisHere, "test's"));
 
             String resultsThere = awaitLine(lines, "RESULTS ", log).substring("RESULTS ".length());

@@ -1,21 +1,15 @@
 package dev.locks.redis;
 
-import dev.locks.ComputeCache;
 import dev.locks.LocksObserver;
+import dev.locks.contract.ComputeCacheCallers;
 import dev.locks.redis.test.RedisConnections;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
@@ -50,7 +44,7 @@ public final class RedisComputeWorker {
             if (!"GO".equals(in.readLine())) {
                 throw new IllegalStateException("expected GO");
             }
-            TreeSet<String> values = fetchAtOnce(cache, key, count, computation(redis, "worker"));
+            TreeSet<String> values = ComputeCacheCallers.fetchAtOnce(cache, key, count, computation(redis, "worker"));
             System.out.println("RESULTS " + values + " " + outcomes);
             System.out.flush();
         } finally {
@@ -98,29 +92,5 @@ public final class RedisComputeWorker {
             }
             return "computed by the " + jvm + " JVM";
         };
-    }
-
-    /** {@code count} threads fetch-or-compute {@code key} at once; the distinct values they got, sorted. */
-    static TreeSet<String> fetchAtOnce(ComputeCache cache, String key, int count, Supplier<String> computation)
-            throws Exception {
-        ExecutorService threads = Executors.newFixedThreadPool(count);
-        try {
-            CountDownLatch gate = new CountDownLatch(1);
-            List<Future<String>> results = new ArrayList<>();
-            for (int i = 0; i < count; i++) {
-                results.add(threads.submit(() -> {
-                    gate.await();
-                    return cache.fetchOrCompute(key, Duration.ofMinutes(1), computation);
-                }));
-            }
-            gate.countDown();
-            TreeSet<String> values = new TreeSet<>();
-            for (Future<String> result : results) {
-                values.add(result.get());
-            }
-            return values;
-        } finally {
-            threads.shutdownNow();
-        }
     }
 }

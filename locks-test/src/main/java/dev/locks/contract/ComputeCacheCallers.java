@@ -6,14 +6,20 @@ import dev.locks.Computation;
 import dev.locks.ComputeCache;
 import java.time.Duration;
 import java.util.List;
+import java.util.ArrayList;
 import java.util.Optional;
+import java.util.TreeSet;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * Callers of a {@link ComputeCache} in threads of their own, named so that {@link Computation#computer()}
@@ -73,6 +79,33 @@ public final class ComputeCacheCallers implements AutoCloseable {
     /** Waits (bounded) until the computer of {@code key} is the thread named {@code name}. */
     public static void awaitComputer(ComputeCache cache, String key, String name) {
         patiently().until(() -> computation(cache, key).map(Computation::computer).orElse("").contains(name));
+    }
+
+    /**
+     * {@code count} threads fetch-or-compute {@code key} at once (values kept a minute), as a cross-JVM test
+     * does in each JVM: the distinct values they got, sorted.
+     */
+    public static TreeSet<String> fetchAtOnce(ComputeCache cache, String key, int count,
+            Supplier<String> computation) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(count);
+        try {
+            CountDownLatch gate = new CountDownLatch(1);
+            List<Future<String>> results = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                results.add(threads.submit(() -> {
+                    gate.await();
+                    return cache.fetchOrCompute(key, Duration.ofMinutes(1), computation);
+                }));
+            }
+            gate.countDown();
+            TreeSet<String> values = new TreeSet<>();
+            for (Future<String> result : results) {
+                values.add(result.get());
+            }
+            return values;
+        } finally {
+            threads.shutdownNow();
+        }
     }
 
     private static org.awaitility.core.ConditionFactory patiently() {
