@@ -14,6 +14,7 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.data.redis.connection.RedisClusterConnection;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 
@@ -48,7 +49,13 @@ public final class LocksHealthContributorAutoConfiguration {
         return new LastSweep();
     }
 
-    /** The ping of the Redis backend: one {@code PING} on its connection factory. */
+    /**
+     * The ping of the Redis backend: one {@code PING} on its connection factory; on a Redis Cluster (a {@code PING}
+     * of each master the client knows) also {@code CLUSTER INFO}, so that the health is {@code DOWN} while some
+     * slot has no master ({@code cluster_state:fail}, from the moment the cluster agrees a master failed until a
+     * replica took over). The client stops pinging a master it knows has failed, so a {@code PING} alone could
+     * say {@code UP} while that master's keys are unavailable.
+     */
     @Configuration(proxyBeanMethods = false)
     @ConditionalOnClass(name = { "dev.locks.redis.RedisLockRegistry",
             "org.springframework.data.redis.connection.RedisConnectionFactory" })
@@ -59,12 +66,19 @@ public final class LocksHealthContributorAutoConfiguration {
         @ConditionalOnMissingBean
         LocksBackendPing locksBackendPing(RedisConnectionFactory connectionFactory) {
             return () -> {
+                String clusterState;
                 try (RedisConnection connection = connectionFactory.getConnection()) {
                     connection.ping();
+                    clusterState = connection instanceof RedisClusterConnection cluster
+                            ? cluster.clusterGetClusterInfo().getState() : "ok";
                 }
                 catch (RuntimeException ex) {
                     throw new LockUnavailableException("The Redis server of the locks cannot be reached: "
                             + ex.getMessage(), ex);
+                }
+                if (!"ok".equals(clusterState)) {
+                    throw new LockUnavailableException("The Redis Cluster of the locks does not serve every slot "
+                            + "(cluster_state:" + clusterState + "): a master is down and no replica took over yet", null);
                 }
             };
         }

@@ -11,8 +11,9 @@ import org.springframework.boot.health.contributor.Health;
  * this node holds, a counter), {@code stale} (the stale locks the last sweep removed) and {@code computations}
  * (this node's computations in flight) whenever the backend answers.
  *
- * <p>A health check costs at most one round trip to the backend, a {@linkplain LocksBackendPing ping},
- * whatever the number of locks or keys: it never lists or scans them (load balancers and Kubernetes probe
+ * <p>A health check costs one {@linkplain LocksBackendPing ping} of the backend (one round trip; on a Redis
+ * Cluster a {@code PING} per master and one {@code CLUSTER INFO}), whatever the number of locks or keys: it
+ * never lists or scans them (load balancers and Kubernetes probe
  * health every few seconds, unauthenticated). It goes {@code DOWN} only when the backend cannot be reached
  * (the ping fails), never because locks are contended or stale: a busy application is a healthy one, and
  * must stay in its load balancer.
