@@ -44,7 +44,8 @@ final class Catalog {
     private static final Row LOCAL = new Row("thisProject", "**this project**: `LocalLockRegistry.acquire` + `close`");
 
     static final List<Table> TABLES = List.of(singleKey(), multiKey(2), multiKey(8), spreadKeys(), annotations(),
-            computeHit(), redis(1), redis(5), redisComputeHit(), redisCluster(1), redisCluster(5), jdbc(1), jdbc(5),
+            computeHit(), redis(1), redis(5), redisLatency(1), redisLatency(5), redisComputeHit(), redisCluster(1),
+            redisCluster(5), jdbc(1), jdbc(5),
             handOff(), jdbcHandOff(),
             stampede(), memory());
 
@@ -205,6 +206,23 @@ final class Catalog {
                         new Row("redisson", one ? "Redisson `RLock`" : "Redisson `RedissonMultiLock`"),
                         new Row("shedLock", "ShedLock `RedisLockProvider`")),
                 List.of());
+    }
+
+    private static Table redisLatency(int keys) {
+        boolean one = keys == 1;
+        return new Table(String.format(Locale.ROOT, "Redis, %d key%s at 4 threads: latency of a cycle, p99", keys,
+                one ? "" : "s"),
+                "µs per acquire + release, 99th percentile of every call sampled (JMH sample mode), lower is better; "
+                        + "the same benchmark as the throughput table above. Spread: lowest to highest iteration's "
+                        + "p99.",
+                "RedisLocks:keyCount=" + keys + JmhSuite.P99, false, null,
+                List.of(new Row("thisProject", "**this project**: `RedisLockRegistry`"),
+                        new Row("floorLettuce", one ? "floor: Lettuce `SET NX PX` + Lua compare-and-delete"
+                                : "floor: Lettuce, one Lua script to set all, one to delete own"),
+                        new Row("shedLock", "ShedLock `RedisLockProvider`")),
+                List.of(new Column("p50 µs", m -> m.extra().get("p50")),
+                        new Column("p99.9 µs", m -> m.extra().get("p999")),
+                        new Column("samples", m -> m.extra().get("samples"))));
     }
 
     private static Table redisCluster(int keys) {

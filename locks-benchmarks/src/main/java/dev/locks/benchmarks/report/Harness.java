@@ -24,12 +24,16 @@ import java.util.List;
 record Harness(String name, String mainClass, int threads, List<String> jvmArgs, List<String> args,
         List<String> quickArgs) {
 
+    /** A heap touched whole at start, as every JMH fork's ({@link JmhSuite#FORK_JVM_ARGS}). */
+    private static final List<String> PRE_TOUCHED_512M = List.of("-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch");
+
     static final List<Harness> ALL = List.of(
-            new Harness("handoff", "dev.locks.benchmarks.handoff.HandOff", 2, List.of("-Xmx512m"),
+            new Harness("handoff", "dev.locks.benchmarks.handoff.HandOff", 2, PRE_TOUCHED_512M,
                     List.of("5", "2000", "40"), List.of("1", "200", "5")),
-            new Harness("JdbcHandOff", "dev.locks.benchmarks.handoff.JdbcHandOff", 2, List.of("-Xmx512m"),
+            new Harness("JdbcHandOff", "dev.locks.benchmarks.handoff.JdbcHandOff", 2, PRE_TOUCHED_512M,
                     List.of("5", "500", "20"), List.of("1", "100", "5")),
-            new Harness("stampede", "dev.locks.benchmarks.stampede.Stampede", 1000, List.of("-Xmx1g"),
+            new Harness("stampede", "dev.locks.benchmarks.stampede.Stampede", 1000,
+                    List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"),
                     List.of("10", "1000"), List.of("1", "1000")),
             new Harness("memory", "dev.locks.benchmarks.memory.HeldLockMemory", 1,
                     List.of("-Xmx4g", "-Djdk.attach.allowAttachSelf=true", "-Djol.magicFieldOffset=true"),
