@@ -69,14 +69,15 @@ public final class RedisClients {
         @Setup(Level.Iteration)
         public final void countFrom(IterationParams iteration) {
             if (counting(iteration)) {
-                before = CommandStats.parse(server.info("commandstats"));
+                before = CommandStats.parse(server.info("commandstats") + server.info("cpu"));
             }
         }
 
         @TearDown(Level.Iteration)
         public final void countTo(IterationParams iteration) {
             if (counting(iteration)) {
-                measured = measured.plus(CommandStats.parse(server.info("commandstats")).since(before));
+                measured = measured.plus(CommandStats.parse(server.info("commandstats") + server.info("cpu"))
+                        .since(before));
             }
         }
 

@@ -95,12 +95,16 @@ final class Report {
         table.append("What `redis-server` ran per operation (a lock cycle: acquire + release; a cache hit), from "
                 + "`INFO commandstats` read before and after each measured iteration (commands inside Lua scripts "
                 + "counted), divided by the operations JMH counted in them; lower is better. Counts do not depend on "
-                + "the machine's load.\n\n");
-        table.append("| benchmark | implementation | threads | commands per operation | by command |\n")
-                .append("| --- | --- | ---: | ---: | --- |\n");
+                + "the machine's load. Beside them, the CPU time the server process used in the same iterations "
+                + "(`INFO cpu`, user + system) per operation: all the server's work for an operation, reading "
+                + "commands and writing replies included, which a shared machine's noise moves less than "
+                + "throughput.\n\n");
+        table.append("| benchmark | implementation | threads | commands per operation | server CPU µs per operation "
+                + "| by command |\n").append("| --- | --- | ---: | ---: | ---: | --- |\n");
         for (Measurement m : counted) {
             table.append("| ").append(m.group()).append(" | ").append(m.name())
                     .append(" | ").append(m.threads()).append(" | ").append(m.extra().get(ServerWork.PER_OP))
+                    .append(" | ").append(m.extra().getOrDefault(ServerWork.CPU_PER_OP, "—"))
                     .append(" | ").append(ServerWork.breakdown(m)).append(" |\n");
         }
         return table.toString();

@@ -15,6 +15,8 @@ import java.util.stream.Collectors;
 final class ServerWork {
 
     static final String PER_OP = "serverCommandsPerOp";
+    /** The server's CPU time per operation, µs ({@link CommandStats#cpuMicros}). */
+    static final String CPU_PER_OP = "serverCpuMicrosPerOp";
     private static final String PREFIX = PER_OP + ".";
 
     private ServerWork() {
@@ -27,6 +29,9 @@ final class ServerWork {
             return extra;
         }
         extra.put(PER_OP, format(stats.total() / (double) ops));
+        if (stats.cpuMicros() > 0) {
+            extra.put(CPU_PER_OP, format(stats.cpuMicros() / (double) ops));
+        }
         stats.calls().entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .forEach(entry -> extra.put(PREFIX + entry.getKey(), format(entry.getValue() / (double) ops)));
         extra.put("serverOps", Long.toString(ops));

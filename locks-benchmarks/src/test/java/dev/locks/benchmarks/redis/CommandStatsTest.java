@@ -38,6 +38,23 @@ class CommandStatsTest {
     }
 
     @Test
+    void theServersCpuTimeShouldBeReadFromInfoCpuAndCountedLikeTheCalls(@TempDir Path dir) {
+        String cpu = "# CPU\r\nused_cpu_sys:1.250000\r\nused_cpu_user:2.500000\r\nused_cpu_sys_children:9.0\r\n";
+        CommandStats before = CommandStats.parse(INFO + cpu);
+        CommandStats after = CommandStats.parse(INFO.replace("calls=50", "calls=60")
+                + cpu.replace("2.500000", "2.600250"));
+
+        assertThat(before.cpuMicros()).isEqualTo(3_750_000);
+        CommandStats ran = after.since(before);
+        assertThat(ran.cpuMicros()).isEqualTo(100_250);
+        assertThat(ran.total()).as("the CPU time is no command").isEqualTo(10);
+        assertThat(ran.plus(ran).cpuMicros()).isEqualTo(200_500);
+        Path file = dir.resolve("cpu.commandstats");
+        ran.write(file);
+        assertThat(CommandStats.read(file)).isEqualTo(ran);
+    }
+
+    @Test
     void whatIsWrittenShouldReadBackUnderTheNameOfItsBenchmark(@TempDir Path dir) {
         CommandStats stats = new CommandStats(Map.of("evalsha", 2L, "config|get", 1L));
         Path file = CommandStats.file(dir, "dev.locks.benchmarks.redis.RedisLocks.thisProject",
