@@ -144,7 +144,8 @@ public final class LockEngine implements AutoCloseable {
         try {
             for (int attempt = 0; ; attempt++) {
                 int seen = waiter == null ? 0 : waiter.signals();
-                Attempt outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos, waiter);
+                Attempt outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos, waiter,
+                        true);
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
@@ -211,17 +212,43 @@ public final class LockEngine implements AutoCloseable {
 
     /** See {@link dev.locks.LockRegistry#tryAcquire(Collection)}. */
     public Optional<Lease> tryAcquire(Collection<String> keys) {
+        return Optional.ofNullable(once(keys, settings.defaults(), false));
+    }
+
+    /**
+     * One attempt under {@code options}' lock timeout that never waits, for asynchronous work: the lease, already
+     * {@linkplain Lease#detach() detached}, when every key could be taken at once, else {@code null}, and nothing
+     * held. Being detached, it re-enters no key the calling thread holds (such a key counts as held), as a lease
+     * taken on another thread would not. Unlike {@link #tryAcquire(Collection)} an attempt that is blocked is not
+     * observed as a timeout: the caller goes on to wait some other way (the starter's reactive {@code @Locked}
+     * does so off the subscriber's thread), and that wait is observed.
+     */
+    public Lease attemptDetached(Collection<String> keys, AcquireOptions options) {
+        Lease lease = once(keys, Objects.requireNonNull(options, "options"), true);
+        if (lease != null) {
+            lease.detach();
+        }
+        return lease;
+    }
+
+    /**
+     * One attempt: the lease, or {@code null} when blocked (observed as a timeout unless {@code detached}: see
+     * {@link #attemptDetached}); a {@code detached} attempt re-enters nothing.
+     */
+    private Lease once(Collection<String> keys, AcquireOptions options, boolean detached) {
         String solo = soloKey(keys);
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
-        long timeoutNanos = opening(timeoutNanos(settings.defaults()));
+        long timeoutNanos = opening(timeoutNanos(options));
         long start = clock.nanoTime();
-        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, null);
+        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, null, !detached);
         if (outcome instanceof Attempt.Blocked) {
-            observe(AcquireResult.TIMEOUT, start);
-            return Optional.empty();
+            if (!detached) {
+                observe(AcquireResult.TIMEOUT, start);
+            }
+            return null;
         }
         observe(AcquireResult.ACQUIRED, start);
-        return Optional.of((Lease) outcome);
+        return (Lease) outcome;
     }
 
     /** See {@link dev.locks.LockRegistry#withLocks(Collection, Supplier)}. */
@@ -248,9 +275,10 @@ public final class LockEngine implements AutoCloseable {
      * One attempt, on the one-key path or over sorted keys. {@code waiter} is the caller's place in the wait
      * queues, {@code null} before it has waited.
      */
-    private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, Waiter waiter) {
-        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter)
-                : attempt(sorted, nowNanos, timeoutNanos, waiter);
+    private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, Waiter waiter,
+            boolean reenter) {
+        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, reenter)
+                : attempt(sorted, nowNanos, timeoutNanos, waiter, reenter);
     }
 
     /**
@@ -258,33 +286,33 @@ public final class LockEngine implements AutoCloseable {
      * which the caller does not hold already (re-entry never queues): it is theirs first. One read of an empty
      * map when nobody waits.
      */
-    private Blocker olderWaiter(String key, Waiter waiter, Thread caller, long nowNanos) {
+    private Blocker olderWaiter(String key, Waiter waiter, Thread caller, boolean reenter, long nowNanos) {
         if (!queues.isFair() || queues.isEmpty()
                 || !queues.olderWaits(key, waiter == null ? Long.MAX_VALUE : waiter.order)) {
             return null;
         }
         LockEntry held = table.get(key);
-        if (held != null && held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+        if (reenter && held != null && held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
             return null;
         }
         return queues.olderWaiter(key, waiter);
     }
 
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
-    private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter) {
+    private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter) {
         Thread caller = Thread.currentThread();
-        Blocker older = olderWaiter(key, waiter, caller, nowNanos);
+        Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
         if (older != null) {
             return new Attempt.Blocked(older, 0);
         }
         SoloLease mine = SoloLease.of(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos));
-        LockEntry taken = table.takeSolo(mine, caller, nowNanos);
+        LockEntry taken = table.takeSolo(mine, caller, reenter, nowNanos);
         if (taken == mine) {
             mine.token(tokens.issue(key));
             return mine;
         }
         if (taken == LockTable.REENTRY) {
-            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter);
+            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter, true);
         }
         return new Attempt.Blocked(taken, 0);
     }
@@ -293,13 +321,13 @@ public final class LockEngine implements AutoCloseable {
      * One all-or-nothing pass over the sorted keys: in the table, then (the new ones) in the backing; whatever
      * stops it, everything it took is rolled back.
      */
-    private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter) {
+    private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter) {
         Thread caller = Thread.currentThread();
         TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
-            Blocker blocker = olderWaiter(keys[i], waiter, caller, nowNanos);
+            Blocker blocker = olderWaiter(keys[i], waiter, caller, reenter, nowNanos);
             if (blocker == null) {
-                blocker = table.take(keys[i], caller, lease, i, nowNanos, timeoutNanos);
+                blocker = table.take(keys[i], caller, reenter, lease, i, nowNanos, timeoutNanos);
             }
             if (blocker != null) {
                 rollback(lease, i, waiter);

@@ -51,9 +51,11 @@ final class LockTable {
      * Takes {@code key} for {@code lease} as its entry number {@code index}: a new entry, or a re-entry of
      * the calling thread's own. A stale holder is removed on the way (on-demand cleanup).
      *
+     * @param reenter whether the caller re-enters an entry of its own (else such an entry counts as held)
      * @return {@code null} when taken, else the live entry that holds the key
      */
-    LockEntry take(String key, Thread caller, TableLease lease, int index, long nowNanos, long timeoutNanos) {
+    LockEntry take(String key, Thread caller, boolean reenter, TableLease lease, int index, long nowNanos,
+            long timeoutNanos) {
         LockEntry mine = new LockEntry(key, caller, lease, nowNanos, leaseNanos(timeoutNanos));
         for (;;) {
             LockEntry held = entries.putIfAbsent(key, mine);
@@ -61,7 +63,7 @@ final class LockTable {
                 lease.entries[index] = mine;
                 return null;
             }
-            Verdict verdict = judge(held, caller, nowNanos);
+            Verdict verdict = judge(held, caller, reenter, nowNanos);
             if (verdict == Verdict.REENTER) {
                 if (held.tryReenter()) {
                     lease.entries[index] = held;
@@ -77,16 +79,17 @@ final class LockTable {
     /**
      * Takes {@code mine}'s key with {@code mine} itself, a new {@link SoloLease}.
      *
+     * @param reenter whether the caller re-enters an entry of its own (else such an entry counts as held)
      * @return {@code mine} when taken; {@link #REENTRY} when the caller holds the key already (it re-enters
      *         through a lease of its own); else the live entry that holds the key
      */
-    LockEntry takeSolo(SoloLease mine, Thread caller, long nowNanos) {
+    LockEntry takeSolo(SoloLease mine, Thread caller, boolean reenter, long nowNanos) {
         for (;;) {
             LockEntry held = entries.putIfAbsent(mine.key(), mine);
             if (held == null) {
                 return mine;
             }
-            Verdict verdict = judge(held, caller, nowNanos);
+            Verdict verdict = judge(held, caller, reenter, nowNanos);
             if (verdict == Verdict.REENTER) {
                 return REENTRY;
             } else if (verdict == Verdict.BLOCKED) {
@@ -99,8 +102,8 @@ final class LockTable {
      * Judges the entry that holds a key: the caller's own to re-enter; gone or going (a last hold being
      * released, or stale and now removed), so try again; or a live holder.
      */
-    private Verdict judge(LockEntry held, Thread caller, long nowNanos) {
-        if (held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+    private Verdict judge(LockEntry held, Thread caller, boolean reenter, long nowNanos) {
+        if (reenter && held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
             return Verdict.REENTER;
         }
         if (held.isReleasing()) {

@@ -1,8 +1,11 @@
 package dev.locks.local;
 
 import dev.locks.AcquireOptions;
+import dev.locks.Lease;
 import dev.locks.support.AbstractLockRegistry;
 import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
 
 /**
  * The in-memory {@link dev.locks.LockRegistry}: a lock table in this JVM (descended from Nebulex.Locks' ETS table).
@@ -35,6 +38,23 @@ public final class LocalLockRegistry extends AbstractLockRegistry {
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /**
+     * Takes every key at once if it can, under {@code options}' lock timeout, for asynchronous work, and never
+     * waits or blocks (no round trip, no park): the lease, already {@linkplain Lease#detach() detached}, or empty
+     * when a key is held or goes first to a caller that has waited for it longer, with nothing held. Being
+     * detached, the lease is not the calling thread's: that thread does not re-enter it, and it re-enters no key
+     * the thread holds (such a key counts as held), as a lease taken by another thread would not. Unlike
+     * {@link #tryAcquire(Collection)}, which uses the default options, an empty answer is not counted as a
+     * timeout: it is for a caller that then waits another way, as the Spring Boot starter's {@code @Locked} on a
+     * {@code Mono} or {@code Flux} does off the subscriber's thread, so that a subscription whose keys are free
+     * takes them where it runs.
+     *
+     * @throws IllegalArgumentException as {@link #acquire(Collection, AcquireOptions)} for keys it refuses
+     */
+    public Optional<Lease> acquireDetachedIfFree(Collection<String> keys, AcquireOptions options) {
+        return Optional.ofNullable(attemptDetached(keys, options));
     }
 
     /** Stops the periodic sweep and the watchdog; later acquires throw {@link IllegalStateException}. */

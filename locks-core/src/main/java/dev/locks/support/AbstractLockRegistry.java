@@ -84,6 +84,21 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         return engine.tryAcquire(keys);
     }
 
+    /**
+     * Takes every key at once if it can, under {@code options}' lock timeout, and never waits, for asynchronous
+     * work: the lease, already {@linkplain Lease#detach() detached} (it re-enters no key the calling thread holds:
+     * such a key counts as held), or {@code null} when a key is held (or goes first to a caller that has waited for
+     * it longer), with nothing held. A blocked attempt is not counted as a timeout (the caller is expected to wait
+     * on some other way, and that wait is counted). For a backend whose attempt needs no round trip, a caller that
+     * must not block can take free keys on its own thread this way; with a remote store it is a round trip like
+     * any attempt.
+     *
+     * @throws IllegalArgumentException as {@link #acquire(Collection, AcquireOptions)} for keys it refuses
+     */
+    protected final Lease attemptDetached(Collection<String> keys, AcquireOptions options) {
+        return engine.attemptDetached(keys, options);
+    }
+
     @Override
     public final <T> T withLocks(Collection<String> keys, Supplier<T> action) {
         return engine.withLocks(keys, action);

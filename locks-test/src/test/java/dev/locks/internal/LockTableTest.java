@@ -22,7 +22,7 @@ class LockTableTest {
 
     private LockEntry take(String key, long timeoutNanos) {
         TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime(), timeoutNanos, null);
-        assertThat(table.take(key, Thread.currentThread(), lease, 0, clock.nanoTime(), timeoutNanos)).isNull();
+        assertThat(table.take(key, Thread.currentThread(), true, lease, 0, clock.nanoTime(), timeoutNanos)).isNull();
         return lease.entries[0];
     }
 

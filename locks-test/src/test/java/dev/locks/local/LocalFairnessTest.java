@@ -41,13 +41,7 @@ class LocalFairnessTest {
     @Test
     void oldestWaiterOfAKeyShouldGetItBeforeANewerAcquirer() throws Exception {
         Lease holder = registry.acquire(List.of("k"));
-        CountDownLatch parked = new CountDownLatch(1);
-        Future<Lease> oldest = threads.start(() -> {
-            parked.countDown();
-            return registry.acquire(List.of("k"), patient());
-        });
-        parked.await();
-        awaitWaiting("k");
+        Future<Lease> oldest = waiterBehind(holder);
 
         holder.close();
         assertThat(registry.tryAcquire(List.of("k"))).as("the key is the waiter's first, taken or not yet").isEmpty();
@@ -55,6 +49,20 @@ class LocalFairnessTest {
         Lease taken = Threads.get(oldest);
         assertThat(taken.fencingToken()).isGreaterThan(holder.fencingToken());
         taken.close();
+    }
+
+    @Test
+    void acquireDetachedIfFreeShouldLeaveAFreedKeyToTheCallerThatWaitedForItLonger() throws Exception {
+        Lease holder = registry.acquire(List.of("k"));
+        Future<Lease> oldest = waiterBehind(holder);
+
+        holder.close();
+        assertThat(registry.acquireDetachedIfFree(List.of("k"), AcquireOptions.defaults()))
+                .as("the key is the waiter's first, taken or not yet: the reactive @Locked's first try on the "
+                        + "subscriber's thread is a newcomer like any other").isEmpty();
+
+        Threads.get(oldest).close();
+        registry.acquireDetachedIfFree(List.of("k"), AcquireOptions.defaults()).orElseThrow().close();
     }
 
     @Test
@@ -99,6 +107,19 @@ class LocalFairnessTest {
     private static AcquireOptions patient() {
         return AcquireOptions.defaults().withInfiniteRetries().withRetryInterval(Duration.ofSeconds(5))
                 .withWaitTime(Threads.BOUND);
+    }
+
+    /** A caller that waits for {@code "k"}, which {@code holder} holds, once it is parked there. */
+    private Future<Lease> waiterBehind(Lease holder) throws InterruptedException {
+        assertThat(holder.keys()).containsExactly("k");
+        CountDownLatch parked = new CountDownLatch(1);
+        Future<Lease> waiter = threads.start(() -> {
+            parked.countDown();
+            return registry.acquire(List.of("k"), patient());
+        });
+        parked.await();
+        awaitWaiting("k");
+        return waiter;
     }
 
     /** Waits (bounded) until some thread parks waiting for {@code key}. */

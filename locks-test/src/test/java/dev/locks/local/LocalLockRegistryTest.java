@@ -301,4 +301,61 @@ class LocalLockRegistryTest {
         }
         assertThat(registry.forceRelease("unknown")).isFalse();
     }
+
+    @Test
+    void acquireDetachedIfFreeShouldTakeFreeKeysUnderItsOwnOptionsAndNeverWaitNorCountATimeout() throws Exception {
+        Map<String, AtomicInteger> results = new ConcurrentHashMap<>();
+        LocksObserver observer = new LocksObserver() {
+            @Override
+            public void onAcquire(AcquireResult result, long nanos) {
+                results.computeIfAbsent(result.tag(), r -> new AtomicInteger()).incrementAndGet();
+            }
+        };
+        LocalLockRegistry registry = registry(LocalLockRegistry.builder().clock(clock).observer(observer)
+                .cleanupInterval(Duration.ZERO));
+        AcquireOptions shortTimeout = AcquireOptions.defaults().withLockTimeout(Duration.ofSeconds(5));
+
+        Lease solo = registry.acquireDetachedIfFree(List.of("a"), shortTimeout).orElseThrow();
+        Lease pair = registry.acquireDetachedIfFree(List.of("c", "b"), shortTimeout).orElseThrow();
+        assertThat(pair.keys()).containsExactly("b", "c");
+        assertThat(solo.expiresAt()).isEqualTo(solo.acquiredAt().plusSeconds(5));
+        assertThat(pair.expiresAt()).isEqualTo(pair.acquiredAt().plusSeconds(5));
+
+        Lease other = threads.run(() -> registry.acquireDetachedIfFree(List.of("b", "d"), shortTimeout)
+                .orElse(null));
+        assertThat(other).as("b is held: nothing taken, not even d").isNull();
+        assertThat(registry.heldLock("d")).isEmpty();
+        assertThat(results).as("an attempt that found a key held is no timeout: its caller waits elsewhere")
+                .containsOnlyKeys("acquired");
+        assertThat(results.get("acquired")).hasValue(2);
+
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(solo.isHeld()).as("the options' lock timeout, not the default 30 s").isFalse();
+        pair.close();
+        solo.close();
+        assertThat(registry.heldLocks()).isEmpty();
+        assertThatThrownBy(() -> registry.acquireDetachedIfFree(List.of(" "), shortTimeout))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("position 0");
+    }
+
+    @Test
+    void acquireDetachedIfFreeShouldNeitherReenterTheThreadsKeysNorBeReenteredByIt() {
+        LocalLockRegistry registry = manualClockRegistry();
+
+        try (Lease mine = registry.acquire(List.of("held"))) {
+            assertThat(registry.acquireDetachedIfFree(List.of("held"), AcquireOptions.defaults()))
+                    .as("a key this thread holds counts as held: the lease is for work on other threads").isEmpty();
+            assertThat(registry.acquireDetachedIfFree(List.of("free", "held"), AcquireOptions.defaults())).isEmpty();
+            assertThat(registry.heldLock("free")).isEmpty();
+            assertThat(mine.isHeld()).isTrue();
+        }
+        Lease detached = registry.acquireDetachedIfFree(List.of("held"), AcquireOptions.defaults()).orElseThrow();
+        assertThat(registry.tryAcquire(List.of("held"))).as("nor does the thread re-enter the detached lease")
+                .isEmpty();
+        Lease pair = registry.acquireDetachedIfFree(List.of("x", "y"), AcquireOptions.defaults()).orElseThrow();
+        assertThat(registry.tryAcquire(List.of("y"))).isEmpty();
+        detached.close();
+        pair.close();
+        assertThat(registry.heldLocks()).isEmpty();
+    }
 }

@@ -3,6 +3,7 @@ package dev.locks.spring.interceptor;
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
+import dev.locks.local.LocalLockRegistry;
 import dev.locks.spring.reactive.ReactiveLease;
 import java.util.List;
 import java.util.function.Function;
@@ -21,13 +22,17 @@ import reactor.core.scheduler.Schedulers;
  * runs the method and its publisher under them, and releases them when the publisher completes, errors or is
  * cancelled ({@code usingWhen}: exactly one of the three).
  *
- * <p>The engine's waits are blocking parks, so the acquire runs on the starter's wait scheduler
- * ({@link ReactiveWaits}), never on the subscriber's thread (an event loop, often); a cancellation interrupts it,
- * and a lease that arrives after one is closed at once. The release goes to {@link Schedulers#boundedElastic()}: on
- * Redis it is a round trip, and were it queued behind the waits for the same key that it would end, a hot key
- * would starve its own holder. The lease is detached at once, on its acquiring thread, so that the pooled thread
- * does not re-enter its locks for the next subscription it serves. Like every class of the interceptors that names
- * Reactor, loaded for Reactor return types only.
+ * <p>The engine's waits are blocking parks, so a wait runs on the starter's wait scheduler ({@link ReactiveWaits}),
+ * never on the subscriber's thread (an event loop, often); a cancellation interrupts it, and a lease that arrives
+ * after one is closed at once. The release goes to {@link Schedulers#boundedElastic()}: on Redis it is a round trip,
+ * and were it queued behind the waits for the same key that it would end, a hot key would starve its own holder.
+ * The in-memory registry ({@link LocalLockRegistry}) neither blocks to take free keys nor to release them: there a
+ * subscription first tries its keys on its own thread ({@link LocalLockRegistry#acquireDetachedIfFree}) and goes to the
+ * wait scheduler only when one is taken, and the release runs where the publisher ends. That spares two thread
+ * hand-offs per uncontended subscription (tens of microseconds against a blocking call's hundreds of nanoseconds,
+ * docs/benchmarks.md). The lease is detached at once, on its acquiring thread, so that the pooled thread does not
+ * re-enter its locks for the next subscription it serves. Like every class of the interceptors that names Reactor,
+ * loaded for Reactor return types only.
  *
  * <p>Kotlin needs nothing of its own here. Spring's AOP runs a {@code suspend} function as a {@code Mono} of its
  * result (a {@code Flux} when that is a {@code Flow}): {@code proceed()} returns it, and the proxy awaits what this
@@ -44,10 +49,28 @@ final class ReactiveLockedCalls {
     /** The publisher that the proxy returns in place of the method's own. */
     static Object locked(MethodInvocation invocation, LockedOperation operation, LockRegistry locks, List<String> keys,
             AcquireOptions options, CallObservations observations) {
-        Scheduler scheduler = Schedulers.boundedElastic();
         MethodInvocation template = cloned(invocation);
-        Mono<Lease> acquire = ReactiveWaits.off(() -> acquire(operation, locks, keys, options, observations), true,
+        Mono<Lease> waiting = ReactiveWaits.off(() -> acquire(operation, locks, keys, options, observations), true,
                 Lease::close);
+        Scheduler scheduler;
+        Mono<Lease> acquire;
+        if (locks instanceof LocalLockRegistry local) {
+            scheduler = null; // released where the publisher ends: nothing of it blocks
+            acquire = Mono.defer(() -> {
+                Lease lease;
+                try {
+                    lease = takeIfFree(operation, local, keys, options, observations);
+                }
+                catch (Throwable ex) {
+                    return Mono.error(ex);
+                }
+                return lease != null ? Mono.just(lease) : waiting;
+            });
+        }
+        else {
+            scheduler = Schedulers.boundedElastic();
+            acquire = waiting;
+        }
         if (operation.flow()) {
             ReactiveAdapter flows = ReactiveAdapterRegistry.getSharedInstance()
                     .getAdapter(invocation.getMethod().getReturnType());
@@ -78,6 +101,34 @@ final class ReactiveLockedCalls {
                     () -> locks.acquire(keys, options));
             lease.detach();
             return lease;
+        }
+        finally {
+            CallNames.restore(previous);
+        }
+    }
+
+    /**
+     * The keys taken on the subscriber's thread if all are free (detached: a key the thread holds counts as held,
+     * as for a subscription served by another thread), and observed as an acquire that did
+     * not wait; {@code null} when one is taken (the subscription then waits off its thread). Neither waits nor
+     * blocks: the in-memory registry's attempt is a few map operations.
+     */
+    private static Lease takeIfFree(LockedOperation operation, LocalLockRegistry local, List<String> keys,
+            AcquireOptions options, CallObservations observations) throws Throwable {
+        String previous = CallNames.enter(operation.tagName());
+        try {
+            Lease lease = local.acquireDetachedIfFree(keys, options).orElse(null);
+            if (lease == null) {
+                return null;
+            }
+            try {
+                return observations.observe(CallObservations.ACQUIRE, operation.tagName(), local.backend(),
+                        () -> lease);
+            }
+            catch (Throwable ex) {
+                lease.close();
+                throw ex;
+            }
         }
         finally {
             CallNames.restore(previous);
@@ -116,7 +167,9 @@ final class ReactiveLockedCalls {
         return invocation instanceof ProxyMethodInvocation proxied ? proxied.invocableClone() : invocation;
     }
 
+    /** The release: on {@code scheduler}, or where the publisher ends when it is {@code null}. */
     private static Mono<Void> release(Lease lease, Scheduler scheduler) {
-        return Mono.fromRunnable(lease::close).subscribeOn(scheduler).then();
+        Mono<Void> close = Mono.fromRunnable(lease::close);
+        return scheduler == null ? close : close.subscribeOn(scheduler).then();
     }
 }
