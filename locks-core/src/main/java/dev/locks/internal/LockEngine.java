@@ -312,7 +312,7 @@ public final class LockEngine implements AutoCloseable {
             return mine;
         }
         if (taken == LockTable.REENTRY) {
-            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter, true);
+            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter, reenter);
         }
         return new Attempt.Blocked(taken, 0);
     }

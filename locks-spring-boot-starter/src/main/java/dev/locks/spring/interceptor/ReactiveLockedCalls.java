@@ -50,8 +50,7 @@ final class ReactiveLockedCalls {
     static Object locked(MethodInvocation invocation, LockedOperation operation, LockRegistry locks, List<String> keys,
             AcquireOptions options, CallObservations observations) {
         MethodInvocation template = cloned(invocation);
-        Mono<Lease> waiting = ReactiveWaits.off(() -> acquire(operation, locks, keys, options, observations), true,
-                Lease::close);
+        ReactiveWaits.Call<Lease> blocking = () -> acquire(operation, locks, keys, options, observations);
         Scheduler scheduler;
         Mono<Lease> acquire;
         if (locks instanceof LocalLockRegistry local) {
@@ -64,12 +63,12 @@ final class ReactiveLockedCalls {
                 catch (Throwable ex) {
                     return Mono.error(ex);
                 }
-                return lease != null ? Mono.just(lease) : waiting;
+                return lease != null ? Mono.just(lease) : ReactiveWaits.off(blocking, true, Lease::close);
             });
         }
         else {
             scheduler = Schedulers.boundedElastic();
-            acquire = waiting;
+            acquire = ReactiveWaits.off(blocking, true, Lease::close);
         }
         if (operation.flow()) {
             ReactiveAdapter flows = ReactiveAdapterRegistry.getSharedInstance()
