@@ -28,18 +28,40 @@ CREATE TABLE IF NOT EXISTS locks_lock (
 
 CREATE INDEX IF NOT EXISTS locks_lock_expires_at ON locks_lock (expires_at);
 
+-- The next fencing token: the sequence's next value, but at least the database's clock in microseconds since
+-- the epoch (the scale of the Redis backend's tokens), and the sequence is moved up to it. A sequence that lost
+-- its last values (a streaming replica promoted before it received them, a restore) would issue tokens again
+-- that the old server had already handed out: the clock, which went on meanwhile, keeps the tokens above them.
+-- The sequence, kept ahead of the clock's tokens, keeps them going up should the clock step back. Two calls
+-- drawing in the same microsecond may get the same token: they hold different keys (a token is drawn only
+-- once every row of its lease is locked, and the next holder of a key draws after this one's commit, by a
+-- later clock).
+CREATE OR REPLACE FUNCTION locks_next_token() RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    v_next  bigint := nextval('locks_fencing');
+    v_token bigint := greatest(v_next, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint);
+BEGIN
+    IF v_token > v_next THEN
+        PERFORM setval('locks_fencing', v_token);
+    END IF;
+    RETURN v_token;
+END $$;
+
 -- Takes every key for p_owner, all or none. Returns the fencing token (> 0), or -i when the i-th key
 -- (1-based) is held by someone else; that key is then marked as waited for.
+-- The token is drawn only once every row is taken (the INSERT may wait for another transaction's row): a token
+-- drawn before that wait could be older than the token of a lease that took and released one of the keys
+-- meanwhile.
 CREATE OR REPLACE FUNCTION locks_acquire(p_keys text[], p_owner text, p_desc text, p_lease_ms bigint,
         p_infinite boolean) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     v_now   timestamptz := clock_timestamp();
-    v_token bigint := nextval('locks_fencing');
+    v_token bigint;
     v_taken int;
     v_held  bigint;
 BEGIN
     INSERT INTO locks_lock AS l (lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite)
-    SELECT k, p_owner, p_desc, v_token, v_now, v_now + p_lease_ms * interval '1 millisecond', p_infinite
+    SELECT k, p_owner, p_desc, 0, v_now, v_now + p_lease_ms * interval '1 millisecond', p_infinite
     FROM unnest(p_keys) AS k
     ORDER BY k COLLATE "C"
     ON CONFLICT (lock_key) DO UPDATE
@@ -48,6 +70,8 @@ BEGIN
         WHERE l.expires_at <= v_now OR l.owner_id = p_owner; -- the same owner again: a retried call
     GET DIAGNOSTICS v_taken = ROW_COUNT;
     IF v_taken = cardinality(p_keys) THEN
+        v_token := locks_next_token();
+        UPDATE locks_lock SET token = v_token WHERE lock_key = ANY (p_keys);
         RETURN v_token;
     END IF;
     -- not all: take nothing (the rows stay locked by this transaction until it ends, a moment from now)
