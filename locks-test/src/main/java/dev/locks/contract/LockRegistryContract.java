@@ -471,6 +471,58 @@ public abstract class LockRegistryContract {
         assertThat(seen).hasSize(workers * 200).isSorted().doesNotHaveDuplicates();
     }
 
+    /**
+     * Issue 27, observation 1: leases of two keys out of three, taken by threads of two nodes when two registries
+     * of the backend share their locks (a distributed backend), so that acquires of different key sets overlap
+     * and wait for each other in the store. Each holder records (key, token) under its lock, so each key's
+     * records are in acquisition order: per key, the tokens must strictly increase (SPEC 3).
+     */
+    @Test
+    void fencingTokensShouldIncreasePerKeyForContendedMultiKeyLeasesOfSeveralNodes() throws Exception {
+        LockRegistry other = registry(DEFAULTS);
+        boolean shared;
+        try (Lease probe = registry.acquire(keys("probe"))) {
+            shared = other.tryAcquire(keys("probe")).isEmpty();
+        }
+        List<String> keyNames = List.of("fa", "fb", "fc");
+        List<List<Long>> tokens = keyNames.stream()
+                .map(k -> Collections.synchronizedList(new ArrayList<Long>())).toList();
+        int workers = 6;
+        int rounds = Math.max(100, mutualExclusionRounds() / 5);
+        AcquireOptions patient = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofMillis(1));
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<Object>> futures = new ArrayList<>();
+        for (int w = 0; w < workers; w++) {
+            LockRegistry node = shared && w % 2 == 1 ? other : registry;
+            futures.add(threads.start(() -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                start.await();
+                for (int i = 0; i < rounds; i++) {
+                    int left = random.nextInt(keyNames.size());
+                    List<Integer> picked = List.of(left, (left + 1 + random.nextInt(2)) % keyNames.size());
+                    try (Lease lease = node.acquire(picked.stream().map(keyNames::get).toList(), patient)) {
+                        for (int k : picked) {
+                            tokens.get(k).add(lease.fencingToken()); // under the key's lock: in its order
+                        }
+                    }
+                }
+                return null;
+            }));
+        }
+        start.countDown();
+        for (Future<Object> future : futures) {
+            Threads.get(future, Duration.ofMinutes(3));
+        }
+        for (int k = 0; k < keyNames.size(); k++) {
+            List<Long> ofKey = tokens.get(k);
+            assertThat(ofKey).as("tokens of %s in acquisition order", keyNames.get(k)).isNotEmpty();
+            for (int i = 1; i < ofKey.size(); i++) {
+                assertThat(ofKey.get(i)).as("token %d of %s (after %s)", i, keyNames.get(k), ofKey.get(i - 1))
+                        .isGreaterThan(ofKey.get(i - 1));
+            }
+        }
+    }
+
     @Test
     void heldLockShouldDescribeTheHolder() {
         Instant before = Instant.now().minusSeconds(1);
