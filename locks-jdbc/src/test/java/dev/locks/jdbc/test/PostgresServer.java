@@ -66,6 +66,38 @@ public final class PostgresServer implements AutoCloseable {
         return server;
     }
 
+    /**
+     * A streaming replica of {@code primary}: {@code pg_basebackup -R} (a standby that follows the primary
+     * asynchronously), started on a free loopback port. {@link #promote()} makes it a primary (a failover).
+     */
+    public static PostgresServer replicaOf(PostgresServer primary) {
+        Path bin = binaries();
+        PostgresServer replica = new PostgresServer(ownedTempDirectory(), bin);
+        replica.run(List.of(tool(bin, "pg_basebackup").toString(), "-h", "127.0.0.1", "-p",
+                Integer.toString(primary.port), "-U", "postgres", "-D", replica.data(), "-R", "-X", "stream",
+                "--no-sync"));
+        FreePorts.launch(port -> {
+            replica.port = port;
+            replica.launch();
+        });
+        return replica;
+    }
+
+    /** A PostgreSQL program beside initdb (its real directory, when the PATH has only links to some). */
+    private static Path tool(Path bin, String name) {
+        try {
+            Path beside = bin.resolve(name);
+            return Files.isExecutable(beside) ? beside : bin.resolve("initdb").toRealPath().resolveSibling(name);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Promotes this replica to a primary ({@code pg_ctl promote}), and waits until it accepts writes. */
+    public void promote() {
+        run(List.of(bin.resolve("pg_ctl").toString(), "-D", data(), "-w", "-t", "30", "promote"));
+    }
+
     private static Path template;
 
     /** The cluster every server copies, made by initdb on first use. */
