@@ -131,14 +131,14 @@ final class JdbcComputeStore implements RemoteComputeStore {
             try (PreparedStatement statement = connection.prepareStatement(claimSql)) {
                 statement.setString(1, stored(key));
                 statement.setString(2, claimant.computer());
-                statement.setString(3, claimant.description());
+                statement.setString(3, StoredText.encode(claimant.description()));
                 statement.setLong(4, Math.max(1, millis(claimant.computeTimeout())));
                 statement.setString(5, claimant.newMiss());
-                statement.setString(6, claimant.hint());
+                statement.setString(6, StoredText.encode(claimant.hint()));
                 statement.setLong(7, millis(claimant.ttl()));
                 statement.setString(8, awaited == null ? "" : awaited.id());
                 statement.setInt(9, awaited == null ? 0 : awaited.turn());
-                statement.setString(10, awaited == null ? "" : awaited.hint());
+                statement.setString(10, awaited == null ? "" : StoredText.encode(awaited.hint()));
                 statement.setLong(11, awaited == null ? 0 : awaited.ttlMillis());
                 return ClaimRow.of(single(statement));
             }
@@ -195,10 +195,12 @@ final class JdbcComputeStore implements RemoteComputeStore {
                 statement.setString(1, stored(key));
                 statement.setString(2, ticket.miss());
                 statement.setString(3, ticket.computer());
-                statement.setString(4, failed.className());
-                statement.setString(5, failed.message());
+                statement.setString(4, StoredText.encode(failed.className()));
+                statement.setString(5, StoredText.encode(failed.message()));
                 statement.setLong(6, DONE_GRACE.toMillis());
-                statement.setString(7, ComputeNotices.encode(failed, stored(key)));
+                statement.setString(7, ComputeNotices.encode(new Notice(failed.node(), key, failed.miss(),
+                        failed.outcome(), StoredText.encode(failed.className()), StoredText.encode(failed.message())),
+                        stored(key)));
                 return single(statement).getBoolean(1);
             }
         });
@@ -234,9 +236,10 @@ final class JdbcComputeStore implements RemoteComputeStore {
 
     private void noticed(String payload) {
         Notice notice = ComputeNotices.decode(payload);
-        if (notice != null && notice.key().startsWith(keyPrefix) && notice.key().length() > keyPrefix.length()) {
-            listener.noticed(new Notice(notice.node(), notice.key().substring(keyPrefix.length()), notice.miss(),
-                    notice.outcome(), notice.className(), notice.message()));
+        String key = notice == null ? null : StoredText.decode(notice.key());
+        if (key != null && key.startsWith(keyPrefix) && key.length() > keyPrefix.length()) {
+            listener.noticed(new Notice(notice.node(), key.substring(keyPrefix.length()), notice.miss(),
+                    notice.outcome(), StoredText.decode(notice.className()), StoredText.decode(notice.message())));
         }
     }
 
@@ -268,8 +271,9 @@ final class JdbcComputeStore implements RemoteComputeStore {
         }
     }
 
+    /** The key as stored: with the key prefix, in {@link StoredText}. */
     private String stored(String key) {
-        return keyPrefix + key;
+        return StoredText.encode(keyPrefix + key);
     }
 
     private <T> T call(Supplier<String> what, OwnConnections.Call<T> call) {
@@ -305,9 +309,11 @@ final class JdbcComputeStore implements RemoteComputeStore {
 
         static ClaimRow of(ResultSet row) throws SQLException {
             String missId = row.getString(3);
-            Miss miss = missId == null ? null : new Miss(missId, row.getInt(4), row.getString(5), row.getLong(6));
-            return new ClaimRow(row.getString(1), row.getBytes(2), miss, row.getLong(7), row.getString(8),
-                    row.getObject(9, OffsetDateTime.class), row.getString(10), row.getString(11), row.getString(12));
+            Miss miss = missId == null ? null
+                    : new Miss(missId, row.getInt(4), StoredText.decode(row.getString(5)), row.getLong(6));
+            return new ClaimRow(row.getString(1), row.getBytes(2), miss, row.getLong(7),
+                    StoredText.decode(row.getString(8)), row.getObject(9, OffsetDateTime.class), row.getString(10),
+                    StoredText.decode(row.getString(11)), StoredText.decode(row.getString(12)));
         }
     }
 }

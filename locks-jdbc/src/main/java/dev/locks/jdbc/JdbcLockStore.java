@@ -63,7 +63,7 @@ final class JdbcLockStore implements RemoteLockStore {
         this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
         String columns = "SELECT lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite FROM "
                 + schema.table();
-        String upper = upperBound(keyPrefix);
+        String upper = upperBound(StoredText.encode(keyPrefix));
         this.scanSql = columns + " WHERE lock_key > ?" + (upper == null ? "" : " AND lock_key < ?")
                 + " AND expires_at > clock_timestamp() ORDER BY lock_key LIMIT ?";
         this.getSql = columns + " WHERE lock_key = ? AND expires_at > clock_timestamp()";
@@ -99,7 +99,7 @@ final class JdbcLockStore implements RemoteLockStore {
                 try (PreparedStatement statement = connection.prepareStatement(acquireSql)) {
                     statement.setArray(1, texts(connection, stored(keys)));
                     statement.setString(2, owner.id());
-                    statement.setString(3, owner.description());
+                    statement.setString(3, StoredText.encode(owner.description()));
                     statement.setLong(4, forever ? infinite.leaseMillis() : leaseMillis);
                     statement.setBoolean(5, forever);
                     return single(statement).getLong(1);
@@ -172,8 +172,8 @@ final class JdbcLockStore implements RemoteLockStore {
             throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
         }
         List<RemoteLock> locks = new ArrayList<>();
-        String upper = upperBound(keyPrefix);
-        String after = keyPrefix; // keys are never empty: every stored key under the prefix is greater
+        String upper = upperBound(StoredText.encode(keyPrefix));
+        String after = StoredText.encode(keyPrefix); // keys are never empty: every stored key under the prefix is greater
         for (;;) {
             String from = after;
             List<RemoteLock> batch = call(() -> "list the locks in " + schema.table(), connection -> {
@@ -191,7 +191,7 @@ final class JdbcLockStore implements RemoteLockStore {
             if (batch.size() < batchSize) {
                 return locks;
             }
-            after = keyPrefix + batch.get(batch.size() - 1).key();
+            after = stored(batch.get(batch.size() - 1).key());
         }
     }
 
@@ -200,7 +200,7 @@ final class JdbcLockStore implements RemoteLockStore {
         StoreKeys.requireValid(key);
         List<RemoteLock> found = call(() -> "read the lock on '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(getSql)) {
-                statement.setString(1, keyPrefix + key);
+                statement.setString(1, stored(key));
                 return locks(statement);
             }
         });
@@ -213,7 +213,7 @@ final class JdbcLockStore implements RemoteLockStore {
         return call(() -> "force-release '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(
                     "SELECT " + schema.function("force_release") + "(?)")) {
-                statement.setString(1, keyPrefix + key);
+                statement.setString(1, stored(key));
                 return single(statement).getBoolean(1);
             }
         });
@@ -256,8 +256,9 @@ final class JdbcLockStore implements RemoteLockStore {
             throw new IllegalStateException("this JDBC lock store already listens (one connection per node)");
         }
         Consumer<String> ours = stored -> {
-            if (stored.startsWith(keyPrefix)) { // a key of another prefix in the same table is not ours
-                released.accept(stored.substring(keyPrefix.length()));
+            String key = StoredText.decode(stored);
+            if (key.startsWith(keyPrefix)) { // a key of another prefix in the same table is not ours
+                released.accept(key.substring(keyPrefix.length()));
             }
         };
         listener = NodeListener.listen(dataSource, timeoutMillis, schema.channel(), ours, missed,
@@ -301,8 +302,13 @@ final class JdbcLockStore implements RemoteLockStore {
         return result;
     }
 
+    /** The keys as stored: with the key prefix, in {@link StoredText}. */
     private List<String> stored(List<String> keys) {
-        return keyPrefix.isEmpty() ? keys : keys.stream().map(key -> keyPrefix + key).toList();
+        return keys.stream().map(this::stored).toList();
+    }
+
+    private String stored(String key) {
+        return StoredText.encode(keyPrefix + key);
     }
 
     /**
@@ -329,8 +335,8 @@ final class JdbcLockStore implements RemoteLockStore {
         List<RemoteLock> locks = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
-                locks.add(new RemoteLock(rows.getString(1).substring(keyPrefix.length()), rows.getString(2),
-                        rows.getString(3), rows.getLong(4), instant(rows, 5),
+                locks.add(new RemoteLock(StoredText.decode(rows.getString(1)).substring(keyPrefix.length()),
+                        rows.getString(2), StoredText.decode(rows.getString(3)), rows.getLong(4), instant(rows, 5),
                         rows.getBoolean(7) ? Instant.MAX : instant(rows, 6)));
             }
         }

@@ -1,11 +1,13 @@
 package dev.locks.jdbc;
 
 import static dev.locks.contract.ComputeCacheCallers.awaitWaiters;
+import static dev.locks.contract.ComputeCacheCallers.failure;
 import static dev.locks.contract.ComputeCacheCallers.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locks.ComputeCache;
+import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOptions;
 import dev.locks.contract.ComputeCacheStall;
 import dev.locks.contract.ComputeNodesContract;
@@ -88,6 +90,33 @@ class JdbcComputeNodesTest extends ComputeNodesContract {
         assertThat(postgres.server().queryInstant("SELECT clock_timestamp()")).as("by the database's clock")
                 .isAfterOrEqualTo(expires);
         assertThat(a.fetchOrCompute("k", ttl, () -> "v" + computations.incrementAndGet())).isEqualTo("v2");
+    }
+
+    /**
+     * Issue 27, observation 7: PostgreSQL's text refuses U+0000, which a key (SPEC 2 allows it) and an exception
+     * message may hold: the failure must still reach the waiters of the other node, key and message exact, and a
+     * value under such a key must be stored and found under that key only.
+     */
+    @Test
+    void aNulInTheKeyOrTheMessageShouldReachTheOtherNodeAsIs() {
+        String key = "k\u0000nul\u0001";
+        IllegalStateException boom = new IllegalStateException("bo\u0000om \u00010");
+        ComputeCacheStall<String> failing = ComputeCacheStall.throwing(boom);
+        Future<String> computer = callers.start("alice", () -> a.fetchOrCompute(key, TTL, failing));
+        failing.awaitEntered();
+        Future<String> other = callers.start("bob", () -> b.fetchOrCompute(key, TTL, () -> "bob"));
+        awaitWaiters(b, key, 1);
+
+        failing.release();
+
+        assertThat(failure(computer)).isSameAs(boom);
+        assertThat(failure(other)).isInstanceOfSatisfying(ComputeFailedException.class, failed -> {
+            assertThat(failed.key()).isEqualTo(key);
+            assertThat(failed.originalMessage()).isEqualTo(boom.getMessage());
+        });
+        assertThat(a.fetchOrCompute(key, TTL, () -> "nul")).isEqualTo("nul");
+        assertThat(b.fetchOrCompute(key, TTL, () -> "other")).isEqualTo("nul");
+        assertThat(b.fetchOrCompute("k\u0001" + "0nul\u0001", TTL, () -> "distinct")).isEqualTo("distinct");
     }
 
     /** A stampede on many keys from both nodes at once: one computation per key, every caller gets its value. */

@@ -371,6 +371,35 @@ class JdbcLockNodesTest {
         assertThat(JdbcLockStore.upperBound("a" + new String(Character.toChars(Character.MAX_CODE_POINT)))).isEqualTo("b");
     }
 
+    /**
+     * Issue 27, observation 7: a key holding U+0000 (SPEC 2 allows it; PostgreSQL's text does not) is taken,
+     * listed as given, distinct from every other key (the escaped form of another key included), and its release
+     * wakes a waiter on another node.
+     */
+    @Test
+    void aKeyWithANulShouldBeTakenListedAndReleasedAsGiven() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        awaitListening(b);
+        String nul = "a\u0000b";
+        String lookalike = "a\u0001" + "0b";
+        AcquireOptions sleepy = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(Duration.ofMinutes(5));
+        Lease held = a.acquire(List.of(nul));
+        try (Lease other = b.acquire(List.of(lookalike))) {
+            assertThat(b.heldLocks()).extracting(HeldLock::key).containsExactlyInAnyOrder(nul, lookalike);
+            assertThat(b.heldLock(nul)).hasValueSatisfying(lock -> assertThat(lock.key()).isEqualTo(nul));
+        }
+        Future<List<String>> taken = threads.submit(() -> {
+            try (Lease lease = b.acquire(List.of(nul), sleepy)) {
+                return lease.keys();
+            }
+        });
+        await().atMost(BOUND).until(() -> query("SELECT count(*) FROM locks_lock WHERE waited") == 1);
+        held.close();
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).containsExactly(nul);
+    }
+
     private static void awaitListening(JdbcLockRegistry node) {
         await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0);
     }
