@@ -62,10 +62,12 @@ final class JdbcComputeStore implements RemoteComputeStore {
         this.serializer = Objects.requireNonNull(serializer, "serializer");
         this.timeoutMillis = timeoutMillis;
         this.connections = new OwnConnections(dataSource, connectionCount, timeoutMillis);
+        String key = schema.function("key") + "(?)"; // a long key is stored under its digest
         this.getSql = "SELECT value FROM " + schema.valueTable()
-                + " WHERE value_key = ? AND (expires_at IS NULL OR expires_at > clock_timestamp())";
-        this.discardSql = "DELETE FROM " + schema.valueTable() + " WHERE value_key = ? AND value = ?";
-        this.invalidatedSql = "SELECT value FROM " + schema.computeTable() + " WHERE compute_key = ? AND invalidated"
+                + " WHERE value_key = " + key + " AND (expires_at IS NULL OR expires_at > clock_timestamp())";
+        this.discardSql = "DELETE FROM " + schema.valueTable() + " WHERE value_key = " + key + " AND value = ?";
+        this.invalidatedSql = "SELECT value FROM " + schema.computeTable() + " WHERE compute_key = " + key
+                + " AND invalidated"
                 + " AND miss_id = ? AND outcome = 'value' AND expires_at > clock_timestamp()";
         this.claimSql = "SELECT o_kind, o_value, o_miss, o_turn, o_hint, o_ttl_ms, o_left_ms, o_computer, o_started_at,"
                 + " o_outcome, o_class, o_message FROM " + schema.function("compute_claim")

@@ -61,12 +61,13 @@ final class JdbcLockStore implements RemoteLockStore {
         this.acquireSql = "SELECT " + schema.function("acquire") + "(?, ?, ?, ?, ?)";
         this.releaseSql = "SELECT " + schema.function("release") + "(?, ?)";
         this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
-        String columns = "SELECT lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite FROM "
-                + schema.table();
+        // the key as given (full_key, when lock_key holds its digest), then lock_key: where a scan goes on
+        String columns = "SELECT coalesce(full_key, lock_key), owner_id, owner_desc, token, acquired_at, expires_at,"
+                + " infinite, lock_key FROM " + schema.table();
         String upper = upperBound(StoredText.encode(keyPrefix));
         this.scanSql = columns + " WHERE lock_key > ?" + (upper == null ? "" : " AND lock_key < ?")
                 + " AND expires_at > clock_timestamp() ORDER BY lock_key LIMIT ?";
-        this.getSql = columns + " WHERE lock_key = ? AND expires_at > clock_timestamp()";
+        this.getSql = columns + " WHERE lock_key = " + schema.function("key") + "(?) AND expires_at > clock_timestamp()";
         connections.prewarm();
     }
 
@@ -168,14 +169,21 @@ final class JdbcLockStore implements RemoteLockStore {
 
     @Override
     public List<RemoteLock> scan(int batchSize) {
+        return scan(batchSize, Integer.MAX_VALUE);
+    }
+
+    /** As {@link #scan(int)}, but reads no more than {@code limit} rows: each batch asks for at most what is left. */
+    @Override
+    public List<RemoteLock> scan(int batchSize, int limit) {
         if (batchSize <= 0) {
             throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
         }
         List<RemoteLock> locks = new ArrayList<>();
         String upper = upperBound(StoredText.encode(keyPrefix));
-        String after = StoredText.encode(keyPrefix); // keys are never empty: every stored key under the prefix is greater
-        for (;;) {
-            String from = after;
+        String[] after = {StoredText.encode(keyPrefix)}; // keys are never empty: every stored key is greater
+        while (locks.size() < limit) {
+            String from = after[0];
+            int size = Math.min(batchSize, limit - locks.size());
             List<RemoteLock> batch = call(() -> "list the locks in " + schema.table(), connection -> {
                 try (PreparedStatement statement = connection.prepareStatement(scanSql)) {
                     int parameter = 1;
@@ -183,16 +191,16 @@ final class JdbcLockStore implements RemoteLockStore {
                     if (upper != null) {
                         statement.setString(parameter++, upper);
                     }
-                    statement.setInt(parameter, batchSize);
-                    return locks(statement);
+                    statement.setInt(parameter, size);
+                    return locks(statement, after);
                 }
             });
             locks.addAll(batch);
-            if (batch.size() < batchSize) {
-                return locks;
+            if (batch.size() < size) {
+                break;
             }
-            after = stored(batch.get(batch.size() - 1).key());
         }
+        return locks;
     }
 
     @Override
@@ -201,7 +209,7 @@ final class JdbcLockStore implements RemoteLockStore {
         List<RemoteLock> found = call(() -> "read the lock on '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(getSql)) {
                 statement.setString(1, stored(key));
-                return locks(statement);
+                return locks(statement, new String[1]);
             }
         });
         return found.isEmpty() ? null : found.get(0);
@@ -331,10 +339,12 @@ final class JdbcLockStore implements RemoteLockStore {
         return null;
     }
 
-    private List<RemoteLock> locks(PreparedStatement statement) throws SQLException {
+    /** The locks {@code statement} reads; {@code last[0]} becomes the stored key of its last row. */
+    private List<RemoteLock> locks(PreparedStatement statement, String[] last) throws SQLException {
         List<RemoteLock> locks = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
+                last[0] = rows.getString(8);
                 locks.add(new RemoteLock(StoredText.decode(rows.getString(1)).substring(keyPrefix.length()),
                         rows.getString(2), StoredText.decode(rows.getString(3)), rows.getLong(4), instant(rows, 5),
                         rows.getBoolean(7) ? Instant.MAX : instant(rows, 6)));

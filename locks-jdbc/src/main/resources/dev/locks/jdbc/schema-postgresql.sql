@@ -1,5 +1,5 @@
 -- The schema of dev.locks:locks-jdbc on PostgreSQL (10 or later; tested on 15): the lock registry's table,
--- sequence and five functions, and the compute cache's two tables and four functions.
+-- sequence and nine functions, and the compute cache's two tables and four functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
 -- default prefix; for another one replace every "locks_" in this file by it (the builders' initializeSchema
@@ -26,7 +26,29 @@ CREATE TABLE IF NOT EXISTS locks_lock (
     waited      boolean     NOT NULL DEFAULT false
 );
 
+-- the key as given, when lock_key holds its digest (see locks_key); null otherwise
+ALTER TABLE locks_lock ADD COLUMN IF NOT EXISTS full_key text;
+
 CREATE INDEX IF NOT EXISTS locks_lock_expires_at ON locks_lock (expires_at);
+
+-- A key as stored in a primary key column: the key itself, or, when it is longer than 1,000 bytes (a btree
+-- index row holds at most 2,704), its first 200 characters, U+0001, 'h' and the hex SHA-256 of the whole key.
+-- Keys come in escaped (U+0001 is always followed by '0' or '1' in them: see the class StoredText), so a
+-- digest never equals a short key. The functions take keys as given and store them through this one.
+CREATE OR REPLACE FUNCTION locks_key(p_key text) RETURNS text LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT CASE WHEN octet_length(p_key) <= 1000 THEN p_key
+        ELSE left(p_key, 200) || chr(1) || 'h' || encode(sha256(convert_to(p_key, 'UTF8')), 'hex') END
+$$;
+
+-- locks_key of each key, in the same order.
+CREATE OR REPLACE FUNCTION locks_keys(p_keys text[]) RETURNS text[] LANGUAGE sql IMMUTABLE STRICT AS $$
+    SELECT ARRAY(SELECT locks_key(u.k) FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) ORDER BY u.i)
+$$;
+
+-- What a release notice carries: the key as given (stored, if that is too long for a notice's payload).
+CREATE OR REPLACE FUNCTION locks_notice_key(p_stored text, p_full text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
+    SELECT CASE WHEN p_full IS NULL OR octet_length(p_full) > 7900 THEN p_stored ELSE p_full END
+$$;
 
 -- The next fencing token: the sequence's next value, but at least the database's clock in microseconds since
 -- the epoch (the scale of the Redis backend's tokens), and the sequence is moved up to it. A sequence that lost
@@ -56,17 +78,22 @@ CREATE OR REPLACE FUNCTION locks_acquire(p_keys text[], p_owner text, p_desc tex
         p_infinite boolean) RETURNS bigint LANGUAGE plpgsql AS $$
 DECLARE
     v_now   timestamptz := clock_timestamp();
+    v_full  text[] := p_keys;
     v_token bigint;
     v_taken int;
     v_held  bigint;
 BEGIN
-    INSERT INTO locks_lock AS l (lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite)
-    SELECT k, p_owner, p_desc, 0, v_now, v_now + p_lease_ms * interval '1 millisecond', p_infinite
-    FROM unnest(p_keys) AS k
-    ORDER BY k COLLATE "C"
+    p_keys := locks_keys(p_keys);
+    INSERT INTO locks_lock AS l (lock_key, full_key, owner_id, owner_desc, token, acquired_at, expires_at,
+            infinite)
+    SELECT u.k, CASE WHEN u.k <> u.f THEN u.f END, p_owner, p_desc, 0, v_now,
+        v_now + p_lease_ms * interval '1 millisecond', p_infinite
+    FROM unnest(p_keys, v_full) AS u(k, f)
+    ORDER BY u.k COLLATE "C"
     ON CONFLICT (lock_key) DO UPDATE
         SET owner_id = excluded.owner_id, owner_desc = excluded.owner_desc, token = excluded.token,
-            acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, infinite = excluded.infinite
+            acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, infinite = excluded.infinite,
+            full_key = excluded.full_key
         WHERE l.expires_at <= v_now OR l.owner_id = p_owner; -- the same owner again: a retried call
     GET DIAGNOSTICS v_taken = ROW_COUNT;
     IF v_taken = cardinality(p_keys) THEN
@@ -97,15 +124,17 @@ DECLARE
     v_live   text[] := '{}';
     v_waited boolean;
     v_alive  boolean;
+    v_full   text;
     r        record;
 BEGIN
+    p_keys := locks_keys(p_keys);
     FOR r IN SELECT t.k, t.o FROM unnest(p_keys, p_owners) AS t(k, o) ORDER BY t.k COLLATE "C"
     LOOP
         DELETE FROM locks_lock WHERE lock_key = r.k AND owner_id = r.o
-        RETURNING waited, expires_at > v_now INTO v_waited, v_alive;
+        RETURNING waited, expires_at > v_now, full_key INTO v_waited, v_alive, v_full;
         IF FOUND THEN
             IF v_waited THEN
-                PERFORM pg_notify('locks_released', r.k);
+                PERFORM pg_notify('locks_released', locks_notice_key(r.k, v_full));
             END IF;
             IF v_alive THEN
                 v_live := v_live || r.k;
@@ -123,6 +152,7 @@ DECLARE
     v_now     timestamptz := clock_timestamp();
     v_renewed text[];
 BEGIN
+    p_keys := locks_keys(p_keys);
     WITH mine AS (
         SELECT l.lock_key, u.ms FROM locks_lock l JOIN unnest(p_keys, p_owners, p_lease_ms) AS u(k, o, ms)
             ON l.lock_key = u.k AND l.owner_id = u.o AND l.expires_at > v_now
@@ -141,8 +171,8 @@ CREATE OR REPLACE FUNCTION locks_force_release(p_key text) RETURNS boolean LANGU
 DECLARE
     v_found boolean;
 BEGIN
-    DELETE FROM locks_lock WHERE lock_key = p_key RETURNING true INTO v_found;
-    PERFORM pg_notify('locks_released', p_key);
+    DELETE FROM locks_lock WHERE lock_key = locks_key(p_key) RETURNING true INTO v_found;
+    PERFORM pg_notify('locks_released', locks_notice_key(locks_key(p_key), p_key));
     RETURN coalesce(v_found, false);
 END $$;
 
@@ -159,11 +189,11 @@ BEGIN
             SELECT l.lock_key FROM locks_lock l WHERE l.expires_at <= clock_timestamp()
             ORDER BY l.lock_key LIMIT p_limit FOR UPDATE SKIP LOCKED)
           AND d.expires_at <= clock_timestamp()
-        RETURNING d.lock_key, d.waited
+        RETURNING d.lock_key, d.waited, d.full_key
     LOOP
         v_count := v_count + 1;
         IF r.waited THEN
-            PERFORM pg_notify('locks_released', r.lock_key);
+            PERFORM pg_notify('locks_released', locks_notice_key(r.lock_key, r.full_key));
         END IF;
     END LOOP;
     RETURN v_count;
@@ -231,6 +261,7 @@ DECLARE
     v_waiting boolean := false;
     r         locks_compute;
 BEGIN
+    p_key := locks_key(p_key);
     PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
     v_now := clock_timestamp();
     SELECT v.value INTO o_value FROM locks_value v
@@ -329,6 +360,7 @@ DECLARE
     v_now timestamptz;
     v_ttl bigint;
 BEGIN
+    p_key := locks_key(p_key);
     PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
     v_now := clock_timestamp();
     UPDATE locks_compute c SET state = 'done', outcome = p_outcome, expires_at = v_now + p_grace_ms * interval '1 millisecond'
@@ -370,6 +402,7 @@ CREATE OR REPLACE FUNCTION locks_compute_fail(p_key text, p_miss text, p_compute
 DECLARE
     v_now timestamptz;
 BEGIN
+    p_key := locks_key(p_key);
     PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
     v_now := clock_timestamp();
     UPDATE locks_compute c SET state = 'done', outcome = 'failed', class_name = p_class, message = p_message,
@@ -391,6 +424,7 @@ CREATE OR REPLACE FUNCTION locks_compute_invalidate(p_key text, p_notice text) R
 DECLARE
     v_now timestamptz;
 BEGIN
+    p_key := locks_key(p_key);
     PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
     v_now := clock_timestamp();
     DELETE FROM locks_value WHERE value_key = p_key;

@@ -119,6 +119,17 @@ class JdbcComputeNodesTest extends ComputeNodesContract {
         assertThat(b.fetchOrCompute("k\u0001" + "0nul\u0001", TTL, () -> "distinct")).isEqualTo("distinct");
     }
 
+    /** Issue 27, observation 11: a key as long as SPEC 2 allows (3,072 bytes of UTF-8) is cached across nodes. */
+    @Test
+    void aKeyAsLongAsSpecAllowsShouldBeComputedOnceAndFoundOnTheOtherNode() {
+        String key = JdbcLockNodesTest.randomKey(0x4E00, 0x9FFF, 1023) + "a";
+        assertThat(a.fetchOrCompute(key, TTL, () -> "long")).isEqualTo("long");
+        assertThat(b.fetchOrCompute(key, TTL, () -> "again")).isEqualTo("long");
+        assertThat(b.fetchOrCompute(key.substring(0, 1023) + "b", TTL, () -> "other")).isEqualTo("other");
+        b.invalidate(key);
+        assertThat(a.fetchOrCompute(key, TTL, () -> "anew")).isEqualTo("anew");
+    }
+
     /** A stampede on many keys from both nodes at once: one computation per key, every caller gets its value. */
     @Test
     void concurrentMissesOfManyKeysOnBothNodesShouldComputeEachKeyOnce() throws Exception {

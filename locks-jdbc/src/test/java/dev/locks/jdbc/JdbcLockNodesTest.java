@@ -400,6 +400,51 @@ class JdbcLockNodesTest {
         assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).containsExactly(nul);
     }
 
+    /**
+     * Issue 27, observation 11: keys as long as SPEC 2 allows (1,024 characters: 3,072 bytes of UTF-8 in
+     * 3-byte characters, 2,048 in 4-byte ones) exceed what a btree index row of PostgreSQL holds; they are
+     * stored under a digest, yet taken, listed and released as given, two keys that differ only at their end
+     * stay two keys, and a release notice still wakes a waiter on another node.
+     */
+    @Test
+    void keysAsLongAsSpecAllowsShouldBeTakenListedAndReleasedAsGiven() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        awaitListening(b);
+        String threeByte = randomKey(0x4E00, 0x9FFF, 1023) + "a"; // random: PostgreSQL compresses no index row
+        String otherEnd = threeByte.substring(0, 1023) + "b";
+        String fourByte = randomKey(0x20000, 0x2A6DF, 512);
+        AcquireOptions sleepy = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMinutes(1)).withWaitTime(Duration.ofMinutes(5));
+        Lease held = a.acquire(List.of(threeByte, fourByte));
+        try (Lease other = b.acquire(List.of(otherEnd))) {
+            assertThat(b.heldLocks()).extracting(HeldLock::key)
+                    .containsExactlyInAnyOrder(threeByte, fourByte, otherEnd);
+            assertThat(b.heldLock(threeByte)).hasValueSatisfying(lock -> assertThat(lock.key()).isEqualTo(threeByte));
+            assertThat(b.tryAcquire(List.of(fourByte))).isEmpty();
+        }
+        Future<List<String>> taken = threads.submit(() -> {
+            try (Lease lease = b.acquire(List.of(threeByte), sleepy)) {
+                return lease.keys();
+            }
+        });
+        // the tryAcquire marked the 4-byte key as waited for, the waiter marks the other
+        await().atMost(BOUND).until(() -> query("SELECT count(*) FROM locks_lock WHERE waited") == 2);
+        held.close();
+        assertThat(taken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).containsExactly(threeByte);
+        assertThat(a.forceRelease(fourByte)).isFalse();
+    }
+
+    /** {@code count} random code points from {@code first} to {@code last}, seeded: the same on every run. */
+    static String randomKey(int first, int last, int count) {
+        java.util.Random random = new java.util.Random(27 + first);
+        StringBuilder key = new StringBuilder();
+        for (int i = 0; i < count; i++) {
+            key.appendCodePoint(first + random.nextInt(last - first + 1));
+        }
+        return key.toString();
+    }
+
     private static void awaitListening(JdbcLockRegistry node) {
         await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0);
     }

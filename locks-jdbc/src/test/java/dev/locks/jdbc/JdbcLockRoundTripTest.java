@@ -3,6 +3,7 @@ package dev.locks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.jdbc.test.CountingDataSource;
 import dev.locks.jdbc.test.PostgresServerExtension;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -70,6 +72,27 @@ class JdbcLockRoundTripTest {
                 assertThat(other.tryAcquire(keys)).isEmpty();
                 assertThat(lockStatements()).containsExactly("SELECT locks_acquire(?, ?, ?, ?, ?)");
             }
+        }
+    }
+
+    /**
+     * Issue 27, observation 11: a bounded listing (the endpoint asks for locks.endpoint.max-listed) reads no more
+     * than it shows, however many locks the table holds: batches of 4 for 10 locks out of 500 are three
+     * statements (4, 4, then 2), where reading them all took 126.
+     */
+    @Test
+    void aBoundedListingShouldReadNoMoreRowsThanItShows() throws Exception {
+        postgres.server().queryLong("WITH added AS (INSERT INTO locks_lock (lock_key, owner_id, owner_desc, token,"
+                + " acquired_at, expires_at) SELECT 'listed-' || lpad(i::text, 4, '0'), 'owner-' || i, 'a holder', i,"
+                + " clock_timestamp(), clock_timestamp() + interval '1 hour' FROM generate_series(1, 500) i"
+                + " RETURNING 1) SELECT count(*) FROM added");
+        try (JdbcLockRegistry lister = JdbcLockRegistry.builder(counting).notify(false).cleanupBatchSize(4)
+                .cleanupInterval(Duration.ZERO).build()) {
+            counting.reset();
+            assertThat(lister.heldLocks(10)).extracting(HeldLock::key)
+                    .containsExactlyElementsOf(IntStream.rangeClosed(1, 10).mapToObj(i -> "listed-%04d".formatted(i))
+                            .toList());
+            assertThat(lockStatements()).hasSize(3).allMatch(sql -> sql.contains(" LIMIT ?"));
         }
     }
 
