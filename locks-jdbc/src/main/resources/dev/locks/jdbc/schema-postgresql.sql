@@ -1,4 +1,4 @@
--- The schema of dev.locks:locks-jdbc on PostgreSQL (10 or later; tested on 15): the lock registry's table,
+-- The schema of dev.locks:locks-jdbc on PostgreSQL (11 or later: sha256; tested on 15): the lock registry's table,
 -- sequence and nine functions, and the compute cache's two tables and four functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
