@@ -151,8 +151,8 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
 
         /**
          * Whether {@link #build()} creates what is missing of the schema ({@code dev/locks/jdbc/schema-postgresql.sql},
-         * idempotent) for the table prefix; default false (the schema is the application's: Flyway, Liquibase, or
-         * the script run by hand).
+         * idempotent) for the table prefix, and logs that it did; default false (the schema is the application's:
+         * Flyway, Liquibase, or the script run by hand; {@link #build()} then checks that it is in place).
          */
         public Builder initializeSchema(boolean initializeSchema) {
             settings.initializeSchema(initializeSchema);
@@ -164,7 +164,9 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          * the database need not be up yet.
          *
          * @throws IllegalArgumentException naming the setting that is invalid
-         * @throws IllegalStateException when the schema was to be initialised and could not be
+         * @throws IllegalStateException when the schema was to be initialised and could not be, or, not asked to
+         *         initialise it, the database answers within the timeout and lacks some of the schema (or has an older
+         *         one): the message names what is missing, {@code locks.jdbc.initialize-schema} and the script
          */
         public JdbcLockRegistry build() {
             Schema schema = settings.schema();
@@ -172,8 +174,10 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
             String keyPrefix = keyPrefix();
             validate(); // every shared setting checked before anything opens
             settings.initializeIfAsked(schema);
-            return new JdbcLockRegistry(this, new JdbcLockStore(settings.dataSource(), schema, keyPrefix,
-                    settings.connections(), settings.timeoutMillis(), notifies(), leaseMillis));
+            JdbcLockStore store = new JdbcLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
+                    settings.timeoutMillis(), notifies(), leaseMillis);
+            settings.checkUnlessInitialized(schema, store.connections(), store::close);
+            return new JdbcLockRegistry(this, store);
         }
     }
 }
