@@ -146,8 +146,10 @@ public final class JdbcComputeCache extends RemoteComputeCache {
         }
 
         /**
-         * How long one round trip may take before it counts as an outage ({@link LockUnavailableException}), and
-         * how long a call waits for one of the cache's connections; default 5 s.
+         * How long one round trip may take before it counts as an outage ({@link LockUnavailableException});
+         * default 5 s. The database itself gives up on a statement of the cache's after three quarters of it
+         * ({@code statement_timeout} and {@code lock_timeout} on its own sessions). A call that finds the cache's
+         * connections busy waits its turn, and fails only when none came back within the timeout.
          */
         public Builder timeout(Duration timeout) {
             settings.timeout(timeout);

@@ -141,8 +141,10 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
 
         /**
          * How long one round trip may take before it counts as an outage ({@link
-         * dev.locks.LockUnavailableException}), and how long a call waits for one of the registry's connections;
-         * default 5 s.
+         * dev.locks.LockUnavailableException}); default 5 s. The database itself gives up on a statement of the
+         * registry's after three quarters of it ({@code statement_timeout} and {@code lock_timeout} on its own
+         * sessions), so that nothing the caller gave up on goes on there. A call that finds the registry's
+         * connections busy waits its turn, and fails only when none came back within the timeout.
          */
         public Builder timeout(Duration timeout) {
             settings.timeout(timeout);

@@ -43,7 +43,7 @@ class JdbcBusyNodeTest {
     void setUp() {
         // a short round-trip timeout: a caller that waits behind busy connections longer than it is not in an outage
         registry = JdbcLockRegistry.builder(postgres.dataSource()).initializeSchema(true).connections(2)
-                .timeout(Duration.ofMillis(500)).cleanupInterval(Duration.ZERO).build();
+                .timeout(Duration.ofSeconds(2)).cleanupInterval(Duration.ZERO).build();
     }
 
     @AfterEach
@@ -87,7 +87,8 @@ class JdbcBusyNodeTest {
         List<Future<?>> checks = new ArrayList<>();
         for (int t = 0; t < THREADS; t++) {
             checks.add(threads.submit(() -> {
-                for (int i = 0; i < 5; i++) {
+                // health checks all along, until the locks cycled on meanwhile (or the bound ran out)
+                for (int i = 0; i < 5 || (cycles.get() - beforeHealth < THREADS && System.nanoTime() < deadline); i++) {
                     try {
                         registry.ping();
                         pings.incrementAndGet();
@@ -101,9 +102,6 @@ class JdbcBusyNodeTest {
             check.get(BOUND.toSeconds(), TimeUnit.SECONDS);
         }
         int duringHealth = cycles.get() - beforeHealth;
-        while (cycles.get() - beforeHealth < 2 * THREADS && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
         stop.set(true);
         for (Future<?> locker : lockers) {
             locker.get(BOUND.toSeconds(), TimeUnit.SECONDS);
@@ -111,8 +109,8 @@ class JdbcBusyNodeTest {
 
         assertThat(failures).as("no lock call of a busy node fails as an outage").isEmpty();
         assertThat(down).as("every health ping of a busy node answers").isEmpty();
-        assertThat(pings.get()).isEqualTo(5 * THREADS);
-        assertThat(duringHealth).as("lock cycles went on while the health checks ran").isPositive();
-        assertThat(cycles.get() - beforeHealth).as("and after them").isGreaterThanOrEqualTo(2 * THREADS);
+        assertThat(pings.get()).isGreaterThanOrEqualTo(5 * THREADS);
+        assertThat(duringHealth).as("lock cycles went on while the health checks ran")
+                .isGreaterThanOrEqualTo(THREADS);
     }
 }
