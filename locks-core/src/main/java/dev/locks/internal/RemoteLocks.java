@@ -223,16 +223,24 @@ final class RemoteLocks implements AutoCloseable {
      * to the time the renewal was sent plus its timeout, and only if the answer came before the lease ran
      * out (SPEC section 3, "A lease is only as long as the backend confirmed it"). Entries the store says
      * their owner no longer holds are marked lost. An unreachable store confirms nothing: the leases keep
-     * their confirmed end, and run out at it unless a later pass gets through in time.
+     * their confirmed end, and the renewal is tried again in the background, with a short back-off, until it
+     * gets through or their confirmed lease has run out (a lease that ran out is never revived): one failed
+     * round trip, or a slow one that returned close to the end of the lease, must not cost a live holder its
+     * keys while the store is reachable again before then.
      */
     void renew(List<LockEntry> entries, LockTable table) {
+        renew(entries, table, FIRST_RETRY_NANOS);
+    }
+
+    private void renew(List<LockEntry> entries, LockTable table, long nextRetryNanos) {
         long sent = clock.nanoTime();
         Set<String> lost;
         try {
             lost = store.renew(ownerships(entries));
         } catch (LockUnavailableException e) {
             LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store; "
-                    + "their leases end as last confirmed unless a later renewal gets through in time", e);
+                    + "trying again until it gets through or their confirmed leases have run out", e);
+            retryRenew(List.copyOf(entries), table, nextRetryNanos);
             return;
         }
         long answered = clock.nanoTime();
@@ -243,6 +251,22 @@ final class RemoteLocks implements AutoCloseable {
                 table.renew(entry, sent, answered);
             }
         }
+    }
+
+    /**
+     * Renews again, after {@code delayNanos}, those of {@code entries} that are still in the table, not lost,
+     * and whose confirmed lease has not run out; the pause doubles up to {@link #MAX_RETRY_NANOS}.
+     */
+    private void retryRenew(List<LockEntry> entries, LockTable table, long delayNanos) {
+        maintenance.after(delayNanos, () -> {
+            long now = clock.nanoTime();
+            List<LockEntry> left = entries.stream()
+                    .filter(entry -> !entry.isLost() && !entry.isExpired(now) && table.get(entry.key()) == entry)
+                    .toList();
+            if (!left.isEmpty()) {
+                renew(left, table, Math.min(2 * delayNanos, MAX_RETRY_NANOS));
+            }
+        });
     }
 
     /** Every lock in the store; this node's stale ones (dead owner) flagged from the table. */

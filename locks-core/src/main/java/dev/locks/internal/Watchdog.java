@@ -9,9 +9,10 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * Renews the locks of live owners, so that long work keeps its lock while a dead owner's lock still turns
  * stale after at most its lock timeout. One task walks the table every third of the shortest lock timeout
- * in use; a lock is renewed once a third of its timeout has passed since its last renewal. Locks of dead
- * owners, of leases handed to async work (detached), infinite locks and leases that ran out are left alone: a
- * lease that ran out is never renewed or revived (its key may be another owner's by now).
+ * in use; a lock is renewed once a third of its timeout has passed since its last renewal. A lease handed to
+ * async work (detached) is renewed like any other until it is closed (SPEC section 2: it is tied to no thread,
+ * so its acquiring thread's end does not matter). Locks of dead owners, infinite locks and leases that ran out
+ * are left alone: a lease that ran out is never renewed or revived (its key may be another owner's by now).
  */
 final class Watchdog {
 
@@ -72,8 +73,8 @@ final class Watchdog {
         long now = clock.nanoTime();
         List<LockEntry> batch = new ArrayList<>();
         for (LockEntry entry : table.entries()) {
-            if (entry.timeoutNanos() != Long.MAX_VALUE && !entry.isDetached() && !entry.isLost()
-                    && entry.token() != 0 && !entry.isExpired(now) && entry.acquirer.isAlive()
+            if (entry.timeoutNanos() != Long.MAX_VALUE && !entry.isLost() && entry.token() != 0
+                    && !entry.isExpired(now) && (entry.isDetached() || entry.acquirer.isAlive())
                     && entry.expiresNanos() - now < entry.timeoutNanos() - entry.timeoutNanos() / 3) {
                 batch.add(entry);
                 if (batch.size() == batchSize) {

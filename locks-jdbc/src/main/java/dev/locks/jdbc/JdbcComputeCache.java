@@ -146,8 +146,10 @@ public final class JdbcComputeCache extends RemoteComputeCache {
         }
 
         /**
-         * How long one round trip may take before it counts as an outage ({@link LockUnavailableException}), and
-         * how long a call waits for one of the cache's connections; default 5 s.
+         * How long one round trip may take before it counts as an outage ({@link LockUnavailableException});
+         * default 5 s. The database itself gives up on a statement of the cache's after three quarters of it
+         * ({@code statement_timeout} and {@code lock_timeout} on its own sessions). A call that finds the cache's
+         * connections busy waits its turn, and fails only when none came back within the timeout.
          */
         public Builder timeout(Duration timeout) {
             settings.timeout(timeout);
@@ -156,7 +158,8 @@ public final class JdbcComputeCache extends RemoteComputeCache {
 
         /**
          * Whether {@link #build()} creates what is missing of the schema ({@value Schema#SCRIPT}, idempotent, the
-         * same script as the lock registry's) for the table prefix; default false.
+         * same script as the lock registry's) for the table prefix, and logs that it did; default false
+         * ({@link #build()} then checks that the schema is in place).
          */
         public Builder initializeSchema(boolean initializeSchema) {
             settings.initializeSchema(initializeSchema);
@@ -174,15 +177,19 @@ public final class JdbcComputeCache extends RemoteComputeCache {
          * database need not be up yet.
          *
          * @throws IllegalArgumentException naming the setting that is invalid
-         * @throws IllegalStateException when the schema was to be initialised and could not be
+         * @throws IllegalStateException when the schema was to be initialised and could not be, or, not asked to
+         *         initialise it, the database answers within the timeout and lacks some of the schema (or has an older
+         *         one): the message names what is missing, {@code locks.jdbc.initialize-schema} and the script
          */
         public JdbcComputeCache build() {
             Schema schema = settings.schema();
             settings.initializeIfAsked(schema);
             ValueSerializer values = serializer != null ? serializer
                     : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of());
-            return new JdbcComputeCache(this, new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values,
-                    settings.connections(), settings.timeoutMillis()));
+            JdbcComputeStore store = new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values,
+                    settings.connections(), settings.timeoutMillis());
+            settings.checkUnlessInitialized(schema, store.connections(), store::close);
+            return new JdbcComputeCache(this, store);
         }
     }
 }

@@ -141,8 +141,10 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
 
         /**
          * How long one round trip may take before it counts as an outage ({@link
-         * dev.locks.LockUnavailableException}), and how long a call waits for one of the registry's connections;
-         * default 5 s.
+         * dev.locks.LockUnavailableException}); default 5 s. The database itself gives up on a statement of the
+         * registry's after three quarters of it ({@code statement_timeout} and {@code lock_timeout} on its own
+         * sessions), so that nothing the caller gave up on goes on there. A call that finds the registry's
+         * connections busy waits its turn, and fails only when none came back within the timeout.
          */
         public Builder timeout(Duration timeout) {
             settings.timeout(timeout);
@@ -151,8 +153,8 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
 
         /**
          * Whether {@link #build()} creates what is missing of the schema ({@code dev/locks/jdbc/schema-postgresql.sql},
-         * idempotent) for the table prefix; default false (the schema is the application's: Flyway, Liquibase, or
-         * the script run by hand).
+         * idempotent) for the table prefix, and logs that it did; default false (the schema is the application's:
+         * Flyway, Liquibase, or the script run by hand; {@link #build()} then checks that it is in place).
          */
         public Builder initializeSchema(boolean initializeSchema) {
             settings.initializeSchema(initializeSchema);
@@ -164,7 +166,9 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
          * the database need not be up yet.
          *
          * @throws IllegalArgumentException naming the setting that is invalid
-         * @throws IllegalStateException when the schema was to be initialised and could not be
+         * @throws IllegalStateException when the schema was to be initialised and could not be, or, not asked to
+         *         initialise it, the database answers within the timeout and lacks some of the schema (or has an older
+         *         one): the message names what is missing, {@code locks.jdbc.initialize-schema} and the script
          */
         public JdbcLockRegistry build() {
             Schema schema = settings.schema();
@@ -172,8 +176,10 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
             String keyPrefix = keyPrefix();
             validate(); // every shared setting checked before anything opens
             settings.initializeIfAsked(schema);
-            return new JdbcLockRegistry(this, new JdbcLockStore(settings.dataSource(), schema, keyPrefix,
-                    settings.connections(), settings.timeoutMillis(), notifies(), leaseMillis));
+            JdbcLockStore store = new JdbcLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
+                    settings.timeoutMillis(), notifies(), leaseMillis);
+            settings.checkUnlessInitialized(schema, store.connections(), store::close);
+            return new JdbcLockRegistry(this, store);
         }
     }
 }

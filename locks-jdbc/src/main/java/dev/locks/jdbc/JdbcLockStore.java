@@ -119,20 +119,22 @@ final class JdbcLockStore implements RemoteLockStore {
     }
 
     /**
-     * A call that timed out may still have run in the database (the server was slow, not gone), and taken the
-     * keys for an owner that has given up: release them for that owner, which deletes nothing else since owner
-     * ids are unique. Best effort: when the database is down this fails too, and the keys (if taken) expire.
+     * A call whose outcome is unknown (sent, never answered: the server was slow or paused, not gone) may still
+     * run in the database, and take the keys for an owner that has given up: once the server surely ran or dropped
+     * it, release them for that owner, which deletes nothing else since owner ids are unique ({@link
+     * OwnConnections#afterAbandoned}: in the background, until it gets through). Nothing to undo when the database
+     * answered (the call rolled back) or never got the call.
      */
     private LockUnavailableException undone(List<String> keys, Owner owner, LockUnavailableException failure) {
-        List<Ownership> ownerships = new ArrayList<>(keys.size());
-        for (String key : keys) {
-            ownerships.add(new Ownership(key, owner.id(), 0));
-        }
-        try {
-            release(ownerships);
-        } catch (LockUnavailableException e) {
-            failure.addSuppressed(e);
-        }
+        List<String> stored = stored(keys);
+        List<String> owners = java.util.Collections.nCopies(keys.size(), owner.id());
+        connections.afterAbandoned(failure, "release " + keys, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(releaseSql)) {
+                statement.setArray(1, texts(connection, stored));
+                statement.setArray(2, texts(connection, owners));
+                return single(statement).getArray(1);
+            }
+        });
         return failure;
     }
 
@@ -227,13 +229,13 @@ final class JdbcLockStore implements RemoteLockStore {
         });
     }
 
-    /** One round trip ({@code SELECT 1}) on one of the registry's connections. */
+    /** One round trip ({@code SELECT 1}) on one of the registry's connections (see {@link OwnConnections#ping()}). */
     void ping() {
-        call(() -> "reach the database", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT 1")) {
-                return single(statement).getInt(1);
-            }
-        });
+        try {
+            connections.ping(); // ahead of the lock traffic, shared by concurrent health checks
+        } catch (SQLException e) {
+            throw unavailable("reach the database", e);
+        }
     }
 
     /** Deletes up to {@code limit} expired locks of any node (one round trip); how many. */

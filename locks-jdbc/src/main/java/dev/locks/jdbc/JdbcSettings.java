@@ -1,7 +1,9 @@
 package dev.locks.jdbc;
 
+import java.lang.System.Logger.Level;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import javax.sql.DataSource;
 
 /**
@@ -9,6 +11,8 @@ import javax.sql.DataSource;
  * timeout, schema initialisation), held by both builders and checked and applied here once.
  */
 final class JdbcSettings {
+
+    private static final System.Logger LOG = System.getLogger(JdbcSettings.class.getName());
 
     private final DataSource dataSource;
     private String tablePrefix = Schema.DEFAULT_PREFIX;
@@ -64,7 +68,7 @@ final class JdbcSettings {
     }
 
     /**
-     * Creates what is missing of the schema when asked to.
+     * Creates what is missing of the schema when asked to, and logs that it did.
      *
      * @throws IllegalStateException when it could not
      */
@@ -77,6 +81,39 @@ final class JdbcSettings {
         } catch (SQLException e) {
             throw new IllegalStateException("could not create the locks schema (" + Schema.SCRIPT
                     + ", table prefix '" + tablePrefix + "'): " + e.getMessage(), e);
+        }
+        LOG.log(Level.INFO, () -> "applied " + Schema.SCRIPT + " for the table prefix '" + tablePrefix
+                + "' (locks.jdbc.initialize-schema): whatever of the locks schema was missing is in place");
+    }
+
+    /**
+     * Unless the schema was initialised, checks that it is in place, on one of the new store's own connections
+     * (one round trip), when the database answers within the timeout: it need not be up yet (then nothing is
+     * checked, and calls fail as in any outage until it is).
+     *
+     * @param close closes the store, before the failure is thrown
+     * @throws IllegalStateException when the database lacks some of the schema (or has an older one), naming what
+     *         is missing, {@code locks.jdbc.initialize-schema} and the script
+     */
+    void checkUnlessInitialized(Schema schema, OwnConnections connections, Runnable close) {
+        if (initializeSchema) {
+            return;
+        }
+        List<String> missing;
+        try {
+            missing = connections.run(schema::missing);
+        } catch (SQLException e) {
+            LOG.log(Level.INFO, () -> "could not check the locks schema (table prefix '" + tablePrefix
+                    + "') at startup, the database may not be up yet: " + e.getMessage());
+            return;
+        }
+        if (!missing.isEmpty()) {
+            close.run();
+            throw new IllegalStateException("the database lacks the locks schema, or has one older than this library:"
+                    + " missing " + String.join(", ", missing) + " (table prefix '" + tablePrefix + "'). Apply "
+                    + Schema.SCRIPT + " (in locks-jdbc, written for the prefix '" + Schema.DEFAULT_PREFIX
+                    + "'), or set locks.jdbc.initialize-schema=always (JdbcLockRegistry.Builder.initializeSchema(true))"
+                    + " to have it applied at startup");
         }
     }
 

@@ -5,8 +5,12 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
@@ -24,6 +28,11 @@ final class Schema {
 
     /** Lower case (so that quoted and unquoted uses agree, the channel name included), within 63 bytes. */
     private static final Pattern PREFIX = Pattern.compile("[a-z_][a-z0-9_]{0,39}");
+
+    /** What the script creates: tables, sequences and functions, each by name (the kind in group 1). */
+    private static final Pattern CREATED = Pattern.compile(
+            "CREATE\\s+(?:OR\\s+REPLACE\\s+)?(TABLE|SEQUENCE|FUNCTION)\\s+(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\w+)",
+            Pattern.CASE_INSENSITIVE);
 
     /** Some key of the script's; the lock any node takes while it runs the script. */
     private static final long INIT_LOCK = 0x6c6f636b735f6a64L;
@@ -104,5 +113,37 @@ final class Schema {
                 connection.setAutoCommit(autoCommit);
             }
         }
+    }
+
+    /**
+     * The tables, sequences and functions of the shipped script (for this prefix) that the database lacks, in the
+     * script's order; empty when the schema is in place. One round trip. A schema older than this library lacks
+     * what was added since, and is named by it.
+     */
+    List<String> missing(Connection connection) throws SQLException {
+        List<String> names = new ArrayList<>();
+        List<String> kinds = new ArrayList<>();
+        Matcher created = CREATED.matcher(script());
+        while (created.find()) {
+            if (!names.contains(created.group(2))) {
+                kinds.add(created.group(1).toLowerCase(java.util.Locale.ROOT));
+                names.add(created.group(2));
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT o.kind || ' ' || o.name"
+                + " FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS o(name, kind, position)"
+                + " WHERE CASE o.kind WHEN 'function' THEN NOT EXISTS (SELECT 1 FROM pg_proc p"
+                + " WHERE p.proname = o.name AND pg_function_is_visible(p.oid)) ELSE to_regclass(o.name) IS NULL END"
+                + " ORDER BY o.position")) {
+            statement.setArray(1, connection.createArrayOf("text", names.toArray()));
+            statement.setArray(2, connection.createArrayOf("text", kinds.toArray()));
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    missing.add(rows.getString(1));
+                }
+            }
+        }
+        return missing;
     }
 }

@@ -9,8 +9,10 @@ import dev.locks.jdbc.JdbcLockRegistry;
 import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.ValueSerializer;
 import javax.sql.DataSource;
+import org.apache.commons.logging.LogFactory;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -43,6 +45,8 @@ import org.springframework.util.ClassUtils;
  *       {@value #SERIALIZER_BEAN_NAME}, by default JDK serialization with an allow-list
  *       ({@link JdkValueSerializer}, {@code locks.jdbc.serialization.allowed-classes}; values must be
  *       {@link java.io.Serializable}); an application replaces it by defining its own bean of that name.</li>
+ *   <li>At startup, a HikariCP pool smaller than what these beans keep of it plus one (for the application) is
+ *       warned about, naming {@code locks.jdbc.connections} and the pool's size.</li>
  * </ul>
  *
  * <p>Only classes of locks-jdbc appear in this class, and it is read only when locks-jdbc is on the classpath.
@@ -103,6 +107,55 @@ class JdbcBackendConfiguration {
         return AllowedClasses.serializer(properties.getJdbc().getSerialization(),
                 "locks.jdbc.serialization.allowed-classes", beanFactory,
                 allowed -> new JdkValueSerializer(resourceLoader.getClassLoader(), allowed));
+    }
+
+    /**
+     * Warns, once every singleton is built, when the {@link DataSource} is a HikariCP pool with fewer connections than
+     * the JDBC beans keep of it ({@code locks.jdbc.connections} each for the registry and the compute cache, and one
+     * listening) plus one: the application's own queries would wait for a connection, or the library for one.
+     */
+    @Bean
+    static SmartInitializingSingleton locksJdbcPoolSizeCheck(ObjectProvider<DataSource> dataSource,
+            ObjectProvider<LocksProperties> properties, ObjectProvider<JdbcLockRegistry> registry,
+            ObjectProvider<JdbcComputeCache> cache) {
+        return () -> {
+            DataSource pool = dataSource.getIfUnique();
+            LocksProperties locks = properties.getIfAvailable();
+            if (pool == null || locks == null) {
+                return;
+            }
+            int connections = locks.getJdbc().getConnections();
+            int registries = (registry.getIfUnique() != null) ? 1 : 0;
+            int caches = (cache.getIfUnique() != null) ? 1 : 0;
+            int kept = (registries + caches) * connections + ((registries + caches > 0) ? 1 : 0);
+            Integer size = hikariMaximumPoolSize(pool);
+            if (kept > 0 && size != null && size < kept + 1) {
+                LogFactory.getLog(JdbcBackendConfiguration.class).warn("The locks' JDBC backend keeps " + kept
+                        + " connections of the DataSource's pool for as long as it runs (locks.jdbc.connections="
+                        + connections + " for each of " + ((registries == 1) ? "the lock registry" : "")
+                        + ((registries + caches == 2) ? " and " : "") + ((caches == 1) ? "the compute cache" : "")
+                        + ", and one listening), but the pool (HikariCP, maximum-pool-size " + size + ") has fewer"
+                        + " than " + (kept + 1) + ": the application's own queries will wait for a connection. Raise"
+                        + " spring.datasource.hikari.maximum-pool-size to at least " + (kept + 1)
+                        + ", or lower locks.jdbc.connections.");
+            }
+        };
+    }
+
+    /** The maximum pool size of a HikariCP {@link DataSource}; {@code null} for any other (or without HikariCP). */
+    static Integer hikariMaximumPoolSize(DataSource dataSource) {
+        try {
+            Class<?> hikari = ClassUtils.forName("com.zaxxer.hikari.HikariDataSource",
+                    JdbcBackendConfiguration.class.getClassLoader());
+            if (!hikari.isInstance(dataSource) && !dataSource.isWrapperFor(hikari)) {
+                return null;
+            }
+            Object pool = hikari.isInstance(dataSource) ? dataSource : dataSource.unwrap(hikari);
+            return (Integer) hikari.getMethod("getMaximumPoolSize").invoke(pool);
+        } catch (LinkageError | ReflectiveOperationException | java.sql.SQLException
+                | RuntimeException e) {
+            return null; // not a pool this check knows
+        }
     }
 
     /** {@code embedded}: only for an embedded database (H2, HSQLDB, Derby), so never for PostgreSQL. */

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
  * The engine in front of a store that goes down (SPEC section 3; issue 9, observations 1 to 3), on a clock the
  * test moves: a lease moves forward only on a renewal the store confirmed, the watchdog never revives a lease
  * that ran out, and a release that could not reach the store is retried until it succeeds or the lease ran out.
+ * A renewal that failed is tried again, with a short back-off, until it gets through or the confirmed lease ran
+ * out (issue 27, observation 15: the JDBC watchdog gave up after one failed renewal and lost a live holder's key).
  */
 class ConfirmedLeaseTest {
 
@@ -106,5 +108,50 @@ class ConfirmedLeaseTest {
         Thread.sleep(2 * RemoteLocks.MAX_RETRY_NANOS / 1_000_000); // longer than the longest back-off
 
         assertThat(server.calls("release")).as("no retry for a lease that ran out").isZero();
+    }
+
+    @Test
+    void failedRenewalShouldBeTriedAgainUntilTheStoreAnswersWithinTheLease() throws Exception {
+        ManualClock clock = new ManualClock();
+        InMemoryLockServer server = new InMemoryLockServer(clock);
+        LockEngine holder = engine(server, clock, true); // its own passes every 10 s: none during this test
+        LockEngine other = engine(server, clock, false);
+        Lease lease = holder.acquire(List.of("k"), AcquireOptions.defaults()); // a 30 s lock timeout
+        Instant acquiredAt = lease.acquiredAt();
+        clock.advance(Duration.ofSeconds(11));
+
+        server.down(true); // connections killed: this pass fails, and so do the next tries for a while
+        holder.renewNow();
+        Thread.sleep(300);
+        assertThat(lease.expiresAt()).isEqualTo(acquiredAt.plusSeconds(30));
+        server.down(false);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> lease.expiresAt().isAfter(acquiredAt.plusSeconds(30)));
+        assertThat(lease.expiresAt()).as("renewed as of the retry").isEqualTo(acquiredAt.plusSeconds(41));
+        clock.advance(Duration.ofSeconds(25)); // past the lease it had when the pass failed
+        assertThat(lease.isHeld()).isTrue();
+        assertThat(other.tryAcquire(List.of("k"))).as("still the holder's").isEmpty();
+        lease.close();
+    }
+
+    @Test
+    void renewalRetriesShouldStopOnceTheConfirmedLeaseRanOut() throws Exception {
+        ManualClock clock = new ManualClock();
+        InMemoryLockServer server = new InMemoryLockServer(clock);
+        LockEngine holder = engine(server, clock, true);
+        Lease lease = holder.acquire(List.of("k"), AcquireOptions.defaults());
+        Instant confirmed = lease.expiresAt();
+        clock.advance(Duration.ofSeconds(11));
+        server.down(true);
+        holder.renewNow();
+        clock.advance(Duration.ofSeconds(19)); // the confirmed lease ends now
+        server.down(false);
+        int renewals = server.calls("renew");
+
+        Thread.sleep(2 * RemoteLocks.MAX_RETRY_NANOS / 1_000_000); // longer than the longest back-off
+
+        assertThat(server.calls("renew")).as("no retry for a lease that ran out").isEqualTo(renewals);
+        assertThat(lease.isHeld()).isFalse();
+        assertThat(lease.expiresAt()).as("never revived").isEqualTo(confirmed);
     }
 }

@@ -14,7 +14,10 @@ import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** The watchdog never renews or revives a lease that ran out (SPEC section 3; issue 9, observation 2). */
+/**
+ * The watchdog never renews or revives a lease that ran out (SPEC section 3; issue 9, observation 2), and renews
+ * a lease handed to async work like any other while it is open (SPEC section 2; issue 27, observation 11).
+ */
 class LocalLeaseTest {
 
     private final ManualClock clock = new ManualClock();
@@ -68,5 +71,33 @@ class LocalLeaseTest {
         expired.close();
         live.close();
         assertThat(registry.heldLocks()).isEmpty();
+    }
+
+    @Test
+    void watchdogShouldRenewADetachedLeaseWhileItIsOpenEvenAfterItsThreadEnded() throws Exception {
+        registry = LocalLockRegistry.builder().clock(clock).watchdog(true).cleanupInterval(Duration.ZERO).build();
+        Lease[] handedOver = new Lease[1];
+        Thread acquirer = new Thread(() -> {
+            handedOver[0] = registry.acquire(List.of("async"),
+                    AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(600)));
+            handedOver[0].detach(); // handed to async work: tied to no thread from now on
+        });
+        acquirer.start();
+        acquirer.join();
+        Lease detached = handedOver[0];
+
+        for (int pass = 0; pass < 5; pass++) { // 1.5 s of the clock: well past the 600 ms lock timeout
+            Instant end = detached.expiresAt();
+            clock.advance(Duration.ofMillis(300));
+            await().atMost(Threads.BOUND).until(() -> detached.expiresAt().isAfter(end)); // renewed
+        }
+        assertThat(detached.isHeld()).as("held past its lock timeout while open").isTrue();
+        assertThat(threads.run(() -> registry.tryAcquire(List.of("async")))).isEmpty();
+
+        detached.close();
+        assertThat(detached.isHeld()).isFalse();
+        Optional<Lease> next = threads.run(() -> registry.tryAcquire(List.of("async")));
+        assertThat(next).as("free once closed").isPresent();
+        next.get().close();
     }
 }
