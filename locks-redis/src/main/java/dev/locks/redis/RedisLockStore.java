@@ -38,9 +38,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * for publishes nothing: the common, uncontended release costs no broadcast to every node.
  *
  * <p>Server work: an uncontended cycle (nobody waits) runs, inside its two script calls, {@code TIME}, one
- * {@code EXISTS} of all the keys and their queues, {@code INCR} and a {@code SET PX} per key to acquire, and one
- * {@code MGET}, one {@code DEL} and one {@code EXISTS} of the queues to release: 9 commands for one key, 13 for
- * five (pinned in {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
+ * {@code EXISTS} of all the keys and their queues, {@code INCR} and a {@code SET} raising the counter to the
+ * server's clock (the token's floor), and a {@code SET PX} per key to acquire, and one {@code MGET}, one
+ * {@code DEL} and one {@code EXISTS} of the queues to release: 10 commands for one key, 14 for five (pinned in
+ * {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
  * queue exists.
  *
  * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get}, {@link #enqueue},
@@ -242,7 +243,9 @@ final class RedisLockStore implements RemoteLockStore {
      * interrupted or failed call is undone for {@code keys}, the whole acquire.
      *
      * @param floor the token is above it (0 for none)
-     * @param clock on a cluster, whether the token is at least the server's clock in microseconds
+     * @param clock whether the token is at least the server's clock in microseconds (the first, or only, group
+     *        of an acquire): a failover to a replica that lacks the counter's last increments still issues
+     *        tokens above them, within the clocks' skew, on one server as on a Cluster
      */
     private Attempt acquireGroup(List<String> keys, List<String> group, Owner owner, long leaseMillis, Ticket ticket,
             long floor, boolean clock) {
@@ -256,7 +259,7 @@ final class RedisLockStore implements RemoteLockStore {
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
                     Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)), prefixBytes,
-                    Long.toString(floor), space.cluster() && clock ? "1" : "0"),
+                    Long.toString(floor), clock ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
