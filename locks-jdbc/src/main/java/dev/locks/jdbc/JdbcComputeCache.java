@@ -180,7 +180,8 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             Schema schema = settings.schema();
             settings.initializeIfAsked(schema);
             ValueSerializer values = serializer != null ? serializer
-                    : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of());
+                    : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of(),
+                            "locks.jdbc.serialization.allowed-classes");
             return new JdbcComputeCache(this, new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values,
                     settings.connections(), settings.timeoutMillis()));
         }

@@ -92,7 +92,9 @@ public final class RedisComputeCache extends RemoteComputeCache {
      * {@inheritDoc}
      *
      * @throws LockUnavailableException when Redis cannot be reached (this node's waiters get it too)
-     * @throws SerializationException when {@code value} cannot be serialized: the miss fails with it
+     * @throws IllegalArgumentException when {@code value} cannot be stored (not {@link java.io.Serializable}, or not
+     *         an allowed class: the message names the class, the reason and the fix; SPEC 4): the miss fails with it
+     *         on every node, and nothing is stored
      */
     @Override
     public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {

@@ -180,11 +180,12 @@ final class RedisComputeStore implements RemoteComputeStore {
      *
      * @param ttl {@code null} for the TTL the miss began with
      * @return false, changing nothing, if the miss is over or unknown
-     * @throws SerializationException if the serializer cannot write {@code value} (nothing was sent)
+     * @throws IllegalArgumentException if the serializer cannot write {@code value} (nothing was sent): the same
+     *         type on every backend (SPEC 4), with the serializer's message
      */
     @Override
     public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-        byte[] serialized = value == null ? NONE : serializer.serialize(value);
+        byte[] serialized = value == null ? NONE : serialize(value);
         String notice = RedisComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null));
         String unstored = RedisComputeNotices.encode(
                 Notice.completedInvalidated(node, key, ticket.miss(), value == null));
@@ -316,6 +317,19 @@ final class RedisComputeStore implements RemoteComputeStore {
     }
 
     /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
+    /** {@code value} by the serializer; what it cannot write is an {@link IllegalArgumentException} (SPEC 4). */
+    private byte[] serialize(Object value) {
+        try {
+            return serializer.serialize(value);
+        } catch (SerializationException e) {
+            if (e.getCause() instanceof IllegalArgumentException refused) {
+                throw refused; // the default serializer's: names the class, the reason and the fix
+            }
+            throw new IllegalArgumentException("cannot store a value of " + value.getClass().getName()
+                    + ": the cache's serializer refused it (" + e.getMessage() + ")", e);
+        }
+    }
+
     private Object deserialize(String key, byte[] stored) {
         try {
             return serializer.deserialize(stored);

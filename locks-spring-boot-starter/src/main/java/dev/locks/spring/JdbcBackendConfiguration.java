@@ -102,7 +102,8 @@ class JdbcBackendConfiguration {
             BeanFactory beanFactory) {
         return AllowedClasses.serializer(properties.getJdbc().getSerialization(),
                 "locks.jdbc.serialization.allowed-classes", beanFactory,
-                allowed -> new JdkValueSerializer(resourceLoader.getClassLoader(), allowed));
+                allowed -> new JdkValueSerializer(resourceLoader.getClassLoader(), allowed,
+                        "locks.jdbc.serialization.allowed-classes"));
     }
 
     /** {@code embedded}: only for an embedded database (H2, HSQLDB, Derby), so never for PostgreSQL. */

@@ -446,8 +446,9 @@ public class LocksProperties implements InitializingBean {
         /**
          * The classes computed values may hold, as ObjectInputFilter patterns ('com.example.Quote', 'com.example.*'
          * for a package, 'com.example.**' with its subpackages); every other class is refused when a value is read
-         * (a miss) and when it is written (an error). Empty for the application's auto-configuration packages plus
-         * 'java.lang.*', 'java.util.**', 'java.time.**', 'java.math.*'; a list given replaces all of these.
+         * (a miss) and when it is written (an error). 'java.lang.*', 'java.util.**', 'java.time.**', 'java.math.*'
+         * are always allowed; besides them, the application's auto-configuration packages when empty, else the
+         * classes listed (which replace the application's packages, not the JDK's types).
          */
         private List<String> allowedClasses = new ArrayList<>();
 
