@@ -316,7 +316,6 @@ final class RedisComputeStore implements RemoteComputeStore {
         return value;
     }
 
-    /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
     /** {@code value} by the serializer; what it cannot write is an {@link IllegalArgumentException} (SPEC 4). */
     private byte[] serialize(Object value) {
         try {
@@ -330,6 +329,7 @@ final class RedisComputeStore implements RemoteComputeStore {
         }
     }
 
+    /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
     private Object deserialize(String key, byte[] stored) {
         try {
             return serializer.deserialize(stored);
