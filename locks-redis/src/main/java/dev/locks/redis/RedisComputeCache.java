@@ -158,6 +158,7 @@ public final class RedisComputeCache extends RemoteComputeCache {
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "locks:";
         private RedisSerializer<Object> serializer;
+        private Duration timeout = RedisLockRegistry.DEFAULT_TIMEOUT;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             super("redis");
@@ -174,6 +175,18 @@ public final class RedisComputeCache extends RemoteComputeCache {
                         + " of this application's keys in Redis");
             }
             this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /**
+         * The longest any one Redis round trip of the cache may take ({@code locks.redis.timeout}), whatever the
+         * client's own command timeout: a round trip not answered by then fails with
+         * {@link dev.locks.LockUnavailableException}. Default {@link RedisLockRegistry#DEFAULT_TIMEOUT}.
+         *
+         * @throws IllegalArgumentException unless positive
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = RedisLockRegistry.positiveTimeout(timeout);
             return this;
         }
 
@@ -201,7 +214,7 @@ public final class RedisComputeCache extends RemoteComputeCache {
                 serializer = AllowListJdkSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(),
                         List.of());
             }
-            return new RedisComputeCache(this, new RedisComputeStore(connectionFactory, keyPrefix, serializer));
+            return new RedisComputeCache(this, new RedisComputeStore(connectionFactory, keyPrefix, serializer, timeout));
         }
     }
 }

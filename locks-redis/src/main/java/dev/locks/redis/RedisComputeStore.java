@@ -75,6 +75,7 @@ final class RedisComputeStore implements RemoteComputeStore {
     private final RedisConnectionFactory factory;
     private final RedisTemplate<String, byte[]> redis;
     private final RedisSerializer<Object> serializer;
+    private final RedisRoundTrip roundTrip;
     private final String prefix;
     private final String channel;
     private final byte[] channelBytes;
@@ -86,6 +87,13 @@ final class RedisComputeStore implements RemoteComputeStore {
     private volatile Boolean sharded;
 
     RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
+        this(factory, keyPrefix, serializer, RedisRoundTrip.DEFAULT_TIMEOUT);
+    }
+
+    /** @param timeout the longest any one round trip may take ({@code locks.redis.timeout}, > 0) */
+    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer,
+            Duration timeout) {
+        this.roundTrip = new RedisRoundTrip(timeout);
         this.factory = factory;
         this.serializer = serializer;
         this.prefix = keyPrefix;
@@ -341,7 +349,7 @@ final class RedisComputeStore implements RemoteComputeStore {
 
     private <T> T call(Supplier<String> what, Supplier<T> command) {
         try {
-            return RedisRoundTrip.call(command); // whatever the caller's interrupt status
+            return roundTrip.call(command); // whatever the caller's interrupt status, within the timeout
         } catch (DataAccessException e) {
             throw RedisFailures.unavailable("Redis compute cache (key prefix '" + prefix + "') could not " + what.get(),
                     e);
