@@ -118,6 +118,7 @@ public class LocksProperties implements InitializingBean {
             throw new InvalidConfigurationPropertyValueException("locks.redis.lease", redis.lease,
                     "Must be a duration of at least 3ms: it is renewed every third of it.");
         }
+        requirePositive("locks.redis.timeout", redis.timeout);
         requirePositive("locks.compute.timeout", compute.timeout);
         requireNonNegative("locks.compute.default-ttl", compute.defaultTtl);
         if (endpoint.maxListed <= 0) {
@@ -415,6 +416,21 @@ public class LocksProperties implements InitializingBean {
          * whether or not the watchdog is on: a crashed node's "infinite" locks free themselves after it.
          */
         private Duration lease = Duration.ofSeconds(30);
+
+        /**
+         * The longest any one Redis round trip of the library may take, whatever the Redis client's own command
+         * timeout (Lettuce's default is 60s): an acquire never outlives its wait time by more than this, and the
+         * health check answers DOWN within it when Redis does not answer.
+         */
+        private Duration timeout = Duration.ofSeconds(2);
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
 
         public Duration getLease() {
             return lease;
