@@ -101,7 +101,7 @@ final class RedisComputeStore implements RemoteComputeStore {
         this.channelBytes = bytes(channel);
         this.graceMillis = bytes(Long.toString(DONE_GRACE.toMillis()));
         this.redis = new RedisTemplate<>();
-        redis.setConnectionFactory(factory);
+        redis.setConnectionFactory(RedisRoundTrip.connectingUntimed(factory)); // connecting is not timed
         redis.setKeySerializer(RedisSerializer.string());
         redis.setValueSerializer(RedisSerializer.byteArray());
         redis.setEnableDefaultSerializer(false);
@@ -303,7 +303,7 @@ final class RedisComputeStore implements RemoteComputeStore {
     private boolean onCluster() {
         Boolean known = cluster;
         if (known == null) {
-            known = ClusterSlots.isCluster(factory);
+            known = ClusterSlots.isCluster(redis.getRequiredConnectionFactory()); // connecting is not timed
             cluster = known;
         }
         return known;

@@ -73,6 +73,8 @@ final class RedisLockStore implements RemoteLockStore {
     private static final System.Logger LOG = System.getLogger(RedisLockStore.class.getName());
 
     private final RedisConnectionFactory factory;
+    /** {@link #factory} for the store's commands: getting a connection is not part of a round trip's timeout. */
+    private final RedisConnectionFactory commands;
     private final StringRedisTemplate redis;
     private final CycleScripts cycle;
     private volatile KeySpace space;
@@ -103,8 +105,9 @@ final class RedisLockStore implements RemoteLockStore {
         this.infiniteLeaseMillis = infiniteLeaseMillis;
         this.roundTrip = new RedisRoundTrip(timeout);
         this.factory = Objects.requireNonNull(factory, "connectionFactory");
-        this.redis = new StringRedisTemplate(factory);
-        this.cycle = new CycleScripts(factory);
+        this.commands = RedisRoundTrip.connectingUntimed(factory);
+        this.redis = new StringRedisTemplate(commands);
+        this.cycle = new CycleScripts(commands);
         this.space = new KeySpace(keyPrefix);
         this.notify = notify;
         this.prefixBytes = Integer.toString(space.lockPrefixBytes());
@@ -124,7 +127,7 @@ final class RedisLockStore implements RemoteLockStore {
             synchronized (this) {
                 known = cluster;
                 if (known == null) {
-                    known = call(() -> "connect", () -> ClusterSlots.isCluster(factory));
+                    known = call(() -> "connect", () -> ClusterSlots.isCluster(commands));
                     if (known) {
                         boolean sharded = call(() -> "connect", () -> ClusterSlots.shardedPubSub(factory));
                         space = space.forCluster(sharded);
@@ -546,7 +549,7 @@ final class RedisLockStore implements RemoteLockStore {
      */
     void ping() {
         String state = call(() -> "answer a PING", () -> {
-            try (RedisConnection connection = factory.getConnection()) {
+            try (RedisConnection connection = commands.getConnection()) {
                 connection.ping();
                 return connection instanceof RedisClusterConnection clustered
                         ? clustered.clusterGetClusterInfo().getState() : "ok";

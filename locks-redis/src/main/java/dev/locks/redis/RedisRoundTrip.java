@@ -7,7 +7,12 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
+import org.springframework.dao.DataAccessException;
 import org.springframework.dao.QueryTimeoutException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConnection;
 
 /**
  * Every Redis round trip of the backend: bounded by {@code locks.redis.timeout}, and immune to the calling
@@ -19,8 +24,10 @@ import org.springframework.dao.QueryTimeoutException;
  * shortest timeout (10 to 100 ms) and interrupts the thread of one that is late, which makes Lettuce cancel the
  * command it awaits; the round trip then fails with a {@link QueryTimeoutException} naming the timeout, never
  * sent again. A client whose waits an interrupt does not end (Jedis, reading a socket) is bounded by its own
- * socket timeout instead, and its late answer still fails the round trip. The cost per round trip is an add
- * to and a remove from a concurrent set.
+ * socket timeout instead, and its late answer is kept. Getting a connection is not part of the round trip
+ * ({@link #connectingUntimed}): a first connection (the client's start, a cold JVM on a loaded machine) takes
+ * as long as the client's connect timeout allows. The cost per round trip is an add to and a remove from a
+ * concurrent set.
  *
  * <p><b>Interrupts</b>: Lettuce fails a command with "Redis command interrupted" when the thread that waits for
  * its reply is interrupted, before or during the wait. A round trip runs with the status cleared, and the
@@ -41,6 +48,54 @@ final class RedisRoundTrip {
     private static final Set<InFlight> IN_FLIGHT = ConcurrentHashMap.newKeySet();
     /** The calling thread's innermost round trip ({@link #progress()}). */
     private static final ThreadLocal<InFlight> CURRENT = new ThreadLocal<>();
+
+    /**
+     * {@code factory}, whose {@link RedisConnectionFactory#getConnection()} and
+     * {@link RedisConnectionFactory#getClusterConnection()} do not count against the calling round trip's timeout:
+     * the timeout starts anew once the connection is had. For the stores' own commands only (never for a
+     * subscription, which needs the client's own factory).
+     */
+    static RedisConnectionFactory connectingUntimed(RedisConnectionFactory factory) {
+        return new RedisConnectionFactory() {
+            @Override
+            public RedisConnection getConnection() {
+                return untimed(factory::getConnection);
+            }
+
+            @Override
+            public RedisClusterConnection getClusterConnection() {
+                return untimed(factory::getClusterConnection);
+            }
+
+            @Override
+            public RedisSentinelConnection getSentinelConnection() {
+                return factory.getSentinelConnection();
+            }
+
+            @Override
+            public boolean getConvertPipelineAndTxResults() {
+                return factory.getConvertPipelineAndTxResults();
+            }
+
+            @Override
+            public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+                return factory.translateExceptionIfPossible(ex);
+            }
+        };
+    }
+
+    private static <C> C untimed(Supplier<C> connect) {
+        InFlight flight = CURRENT.get();
+        if (flight == null) {
+            return connect.get();
+        }
+        flight.pause();
+        try {
+            return connect.get();
+        } finally {
+            flight.resume();
+        }
+    }
     private static volatile long tickNanos = TimeUnit.MILLISECONDS.toNanos(100);
     private static Thread watcher;
 
@@ -141,6 +196,7 @@ final class RedisRoundTrip {
         private final long timeoutNanos;
         private volatile long deadline;
         private int state = RUNNING;
+        private boolean paused;
 
         InFlight(Thread thread, long deadline) {
             this.thread = thread;
@@ -150,7 +206,7 @@ final class RedisRoundTrip {
 
         /** From the watcher: interrupts the thread if the round trip is still running past its deadline. */
         synchronized void expireIfLate(long now) {
-            if (state == RUNNING && now - deadline >= 0) {
+            if (state == RUNNING && !paused && now - deadline >= 0) {
                 state = TIMED_OUT;
                 thread.interrupt(); // inside the monitor: end() sees the interrupt once it sees TIMED_OUT
             }
@@ -169,6 +225,17 @@ final class RedisRoundTrip {
         /** Runs again, for a command sent again within the same deadline. */
         synchronized void reopen() {
             state = RUNNING;
+        }
+
+        /** While a connection is being had: not timed. */
+        synchronized void pause() {
+            paused = true;
+        }
+
+        /** The connection is had: the whole timeout from now. */
+        synchronized void resume() {
+            paused = false;
+            extend();
         }
 
         void extend() {
