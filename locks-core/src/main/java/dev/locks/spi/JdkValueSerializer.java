@@ -5,14 +5,18 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InvalidClassException;
+import java.io.NotSerializableException;
 import java.io.ObjectInputFilter;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
 import java.io.ObjectStreamClass;
 import java.io.OutputStream;
+import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * JDK serialization of computed values that never instantiates a class outside an allow-list: the default
@@ -26,9 +30,10 @@ import java.util.List;
  *       and limits: depth {@value #MAX_DEPTH}, {@value #MAX_REFERENCES} references, arrays of at most
  *       {@value #MAX_ARRAY_LENGTH} elements, {@value #MAX_BYTES} bytes. A refused or malformed value is an
  *       {@link IllegalArgumentException}, which the caches treat as a miss.</li>
- *   <li>Writing refuses, with an {@link IllegalArgumentException} naming the class, a value whose graph holds a
- *       class that reading would refuse: the computation's caller learns at once that the class must be
- *       allowed, rather than every later call missing.</li>
+ *   <li>Writing refuses, with an {@link IllegalArgumentException} naming the class, the reason and the fix, a
+ *       value whose graph holds a class that reading would refuse ("is not in" the allowed classes) or that does
+ *       not implement {@link java.io.Serializable}: the computation's caller learns at once what to change,
+ *       rather than every later call missing (SPEC 4).</li>
  *   <li>Classes are resolved with the given class loader (the application's).</li>
  * </ul>
  * Values must be {@link java.io.Serializable}; every node needs their classes with compatible
@@ -55,6 +60,7 @@ public final class JdkValueSerializer implements ValueSerializer {
 
     private final ClassLoader classLoader;
     private final List<String> allowed;
+    private final String allowedSetting;
     private final ObjectInputFilter filter;
 
     /**
@@ -64,7 +70,16 @@ public final class JdkValueSerializer implements ValueSerializer {
      * @throws IllegalArgumentException when a pattern is blank or not a class pattern
      */
     public JdkValueSerializer(ClassLoader classLoader, Collection<String> allowedClasses) {
+        this(classLoader, allowedClasses, "the allowed classes");
+    }
+
+    /**
+     * As {@link #JdkValueSerializer(ClassLoader, Collection)}, naming in its refusals the setting that holds the
+     * allowed classes ({@code locks.redis.serialization.allowed-classes}, say).
+     */
+    public JdkValueSerializer(ClassLoader classLoader, Collection<String> allowedClasses, String allowedSetting) {
         this.classLoader = classLoader;
+        this.allowedSetting = Objects.requireNonNull(allowedSetting, "allowedSetting");
         this.allowed = List.copyOf(checked(allowedClasses));
         StringBuilder spec = new StringBuilder().append("maxdepth=").append(MAX_DEPTH)
                 .append(";maxrefs=").append(MAX_REFERENCES)
@@ -76,9 +91,25 @@ public final class JdkValueSerializer implements ValueSerializer {
 
     /** The JDK's value types ({@link #JDK_TYPES}) and {@code applicationPatterns}. */
     public static JdkValueSerializer withJdkTypes(ClassLoader classLoader, Collection<String> applicationPatterns) {
-        List<String> all = new ArrayList<>(JDK_TYPES);
-        all.addAll(applicationPatterns);
-        return new JdkValueSerializer(classLoader, all);
+        return withJdkTypes(classLoader, applicationPatterns, "the allowed classes");
+    }
+
+    /** The JDK's value types and {@code applicationPatterns}, naming {@code allowedSetting} in its refusals. */
+    public static JdkValueSerializer withJdkTypes(ClassLoader classLoader, Collection<String> applicationPatterns,
+            String allowedSetting) {
+        return new JdkValueSerializer(classLoader, withJdkTypes(applicationPatterns), allowedSetting);
+    }
+
+    /**
+     * {@link #JDK_TYPES} followed by those of {@code applicationPatterns} not among them: the JDK's value types
+     * stay allowed when an application adds its own classes.
+     */
+    public static List<String> withJdkTypes(Collection<String> applicationPatterns) {
+        LinkedHashSet<String> all = new LinkedHashSet<>(JDK_TYPES);
+        for (String pattern : applicationPatterns) {
+            all.add(pattern == null ? null : pattern.trim());
+        }
+        return new ArrayList<>(all);
     }
 
     /** The allowed patterns, as given. */
@@ -93,11 +124,13 @@ public final class JdkValueSerializer implements ValueSerializer {
             return EMPTY;
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        try (ObjectOutputStream out = new CheckingOutputStream(bytes)) {
+        CheckingOutputStream out = null;
+        try {
+            out = new CheckingOutputStream(bytes);
             out.writeObject(value);
+            out.close();
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot serialize a value of " + value.getClass().getName() + ": "
-                    + e.getMessage(), e);
+            throw refused(value, out == null ? null : out.refused, e);
         }
         return bytes.toByteArray();
     }
@@ -118,6 +151,32 @@ public final class JdkValueSerializer implements ValueSerializer {
         } catch (IOException | ClassNotFoundException | RuntimeException e) {
             throw new IllegalArgumentException("cannot deserialize a stored value: " + e.getClass().getName(), e);
         }
+    }
+
+    /**
+     * Why {@code value} could not be written: the first class refused (the stream then writes the exception
+     * itself into its bytes, which are discarded, so the exception thrown is not the reason), else {@code e}.
+     */
+    private IllegalArgumentException refused(Object value, Refusal refusal, IOException e) {
+        String what = "cannot store a value of " + value.getClass().getName() + ": ";
+        if (refusal == null) {
+            return new IllegalArgumentException(what + e.getMessage(), e);
+        }
+        String type = refusal.type().getName();
+        if (refusal.notSerializable()) {
+            return new IllegalArgumentException(what + type + " does not implement java.io.Serializable; make it"
+                    + " (and every class of the value's fields) implement java.io.Serializable, or give the cache a"
+                    + " serializer that can write it", e);
+        }
+        String name = type.startsWith("[") ? type : type.replace('$', '.');
+        String pkg = refusal.type().getPackageName();
+        return new IllegalArgumentException(what + type + " is not in " + allowedSetting + " (" + String.join(", ",
+                allowed) + "), so it could not be read back; add '" + name + "'" + (pkg.isEmpty() ? ""
+                : " or its package '" + pkg + ".*'") + " to " + allowedSetting, e);
+    }
+
+    /** The class a write refused, and whether because it is not {@link java.io.Serializable}. */
+    private record Refusal(Class<?> type, boolean notSerializable) {
     }
 
     private static List<String> checked(Collection<String> patterns) {
@@ -157,16 +216,33 @@ public final class JdkValueSerializer implements ValueSerializer {
         }
     }
 
-    /** Refuses, as it writes them, the classes that reading would refuse. */
+    /**
+     * Refuses, as it writes them, the classes that reading would refuse, and objects that are not
+     * {@link java.io.Serializable}; remembers the first refusal (writing the stream's own fatal exception after
+     * it checks nothing).
+     */
     private final class CheckingOutputStream extends ObjectOutputStream {
+
+        private Refusal refused;
 
         CheckingOutputStream(OutputStream out) throws IOException {
             super(out);
+            enableReplaceObject(true);
+        }
+
+        @Override
+        protected Object replaceObject(Object obj) throws IOException {
+            if (refused == null && obj != null && !(obj instanceof Serializable)) {
+                refused = new Refusal(obj.getClass(), true);
+                throw new NotSerializableException(obj.getClass().getName());
+            }
+            return obj;
         }
 
         @Override
         protected void annotateClass(Class<?> type) throws IOException {
-            if (filter.checkInput(new Written(type)) == ObjectInputFilter.Status.REJECTED) {
+            if (refused == null && filter.checkInput(new Written(type)) == ObjectInputFilter.Status.REJECTED) {
+                refused = new Refusal(type, false);
                 throw new InvalidClassException(type.getName(), "not an allowed class (" + String.join(", ", allowed)
                         + "): it could not be read back");
             }

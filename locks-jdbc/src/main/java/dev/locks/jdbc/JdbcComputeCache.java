@@ -185,7 +185,8 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             Schema schema = settings.schema();
             settings.initializeIfAsked(schema);
             ValueSerializer values = serializer != null ? serializer
-                    : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of());
+                    : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of(),
+                            "locks.jdbc.serialization.allowed-classes");
             JdbcComputeStore store = new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values,
                     settings.connections(), settings.timeoutMillis());
             settings.checkUnlessInitialized(schema, store.connections(), store::close);

@@ -130,6 +130,42 @@ class JdbcComputeValuesTest {
         assertThat(cache.fetchOrCompute(KEY, TTL, () -> "next")).as("the next call computes again").isEqualTo("next");
     }
 
+    /**
+     * SPEC 4: the same exception type and message as on Redis (one serializer in core): a value that is not
+     * {@code Serializable} says so, though its class is allowed, and nothing is stored.
+     */
+    @Test
+    void aValueThatIsNotSerializableShouldFailItsCallerSayingSoAndStoreNothing() throws SQLException {
+        JdbcComputeCache cache = cache(JdkValueSerializer.withJdkTypes(getClass().getClassLoader(),
+                List.of("dev.locks.jdbc.**")));
+
+        assertThatThrownBy(() -> cache.fetchOrCompute(KEY, TTL, () -> new Unserializable(7)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Unserializable.class.getName() + " does not implement java.io.Serializable")
+                .hasMessageNotContaining("allowed");
+        assertThatThrownBy(() -> cache.fetchOrCompute(KEY, TTL, () -> new Object()))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("java.lang.Object does not implement java.io.Serializable");
+
+        assertThat(postgres.server().queryLong("SELECT count(*) FROM locks_value WHERE value_key = '" + KEY + "'"))
+                .isZero();
+        assertThat(cache.fetchOrCompute(KEY, TTL, () -> "next")).as("the next call computes again").isEqualTo("next");
+    }
+
+    @Test
+    void theDefaultSerializerShouldNameItsSettingWhenAClassIsNotAllowed() {
+        JdbcComputeCache cache = JdbcComputeCache.builder(postgres.dataSource()).initializeSchema(true).build();
+        caches.add(cache);
+
+        assertThatThrownBy(() -> cache.fetchOrCompute(KEY, TTL, () -> new Quote("ACME", BigDecimal.TEN)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Quote.class.getName() + " is not in locks.jdbc.serialization.allowed-classes");
+    }
+
+    /** Allowed, but not {@code Serializable}. */
+    record Unserializable(int n) {
+    }
+
     @Test
     void aValueThatCannotBeWrittenShouldFailTheMissOnTheOtherNodeToo() throws InterruptedException {
         JdkValueSerializer jdkOnly = JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of());

@@ -31,6 +31,9 @@ public final class AllowListJdkSerializer implements RedisSerializer<Object> {
     /** The largest serialized value that is read (16 MiB). */
     public static final int MAX_BYTES = JdkValueSerializer.MAX_BYTES;
 
+    /** The setting its refusals name. */
+    static final String SETTING = "locks.redis.serialization.allowed-classes";
+
     private final JdkValueSerializer serializer;
 
     /**
@@ -39,7 +42,7 @@ public final class AllowListJdkSerializer implements RedisSerializer<Object> {
      * @throws IllegalArgumentException when a pattern is blank or not a class pattern
      */
     public AllowListJdkSerializer(ClassLoader classLoader, Collection<String> allowedClasses) {
-        this(new JdkValueSerializer(classLoader, allowedClasses));
+        this(new JdkValueSerializer(classLoader, allowedClasses, SETTING));
     }
 
     private AllowListJdkSerializer(JdkValueSerializer serializer) {
@@ -48,7 +51,7 @@ public final class AllowListJdkSerializer implements RedisSerializer<Object> {
 
     /** The JDK's value types ({@link #JDK_TYPES}) and {@code applicationPatterns}. */
     public static AllowListJdkSerializer withJdkTypes(ClassLoader classLoader, Collection<String> applicationPatterns) {
-        return new AllowListJdkSerializer(JdkValueSerializer.withJdkTypes(classLoader, applicationPatterns));
+        return new AllowListJdkSerializer(JdkValueSerializer.withJdkTypes(classLoader, applicationPatterns, SETTING));
     }
 
     /** The allowed patterns, as given. */
@@ -61,8 +64,7 @@ public final class AllowListJdkSerializer implements RedisSerializer<Object> {
         try {
             return serializer.serialize(value);
         } catch (IllegalArgumentException e) {
-            throw new SerializationException(e.getMessage() + " (see locks.redis.serialization.allowed-classes)",
-                    e.getCause());
+            throw new SerializationException(e.getMessage(), e); // the store fails the call with e's type and message
         }
     }
 

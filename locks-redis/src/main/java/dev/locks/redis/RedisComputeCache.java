@@ -92,7 +92,9 @@ public final class RedisComputeCache extends RemoteComputeCache {
      * {@inheritDoc}
      *
      * @throws LockUnavailableException when Redis cannot be reached (this node's waiters get it too)
-     * @throws SerializationException when {@code value} cannot be serialized: the miss fails with it
+     * @throws IllegalArgumentException when {@code value} cannot be stored (not {@link java.io.Serializable}, or not
+     *         an allowed class: the message names the class, the reason and the fix; SPEC 4): the miss fails with it
+     *         on every node, and nothing is stored
      */
     @Override
     public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
@@ -156,6 +158,7 @@ public final class RedisComputeCache extends RemoteComputeCache {
         private final RedisConnectionFactory connectionFactory;
         private String keyPrefix = "locks:";
         private RedisSerializer<Object> serializer;
+        private Duration timeout = RedisLockRegistry.DEFAULT_TIMEOUT;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             super("redis");
@@ -172,6 +175,18 @@ public final class RedisComputeCache extends RemoteComputeCache {
                         + " of this application's keys in Redis");
             }
             this.keyPrefix = keyPrefix;
+            return this;
+        }
+
+        /**
+         * The longest any one Redis round trip of the cache may take ({@code locks.redis.timeout}), whatever the
+         * client's own command timeout: a round trip not answered by then fails with
+         * {@link dev.locks.LockUnavailableException}. Default {@link RedisLockRegistry#DEFAULT_TIMEOUT}.
+         *
+         * @throws IllegalArgumentException unless positive
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = RedisLockRegistry.positiveTimeout(timeout);
             return this;
         }
 
@@ -199,7 +214,7 @@ public final class RedisComputeCache extends RemoteComputeCache {
                 serializer = AllowListJdkSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(),
                         List.of());
             }
-            return new RedisComputeCache(this, new RedisComputeStore(connectionFactory, keyPrefix, serializer));
+            return new RedisComputeCache(this, new RedisComputeStore(connectionFactory, keyPrefix, serializer, timeout));
         }
     }
 }

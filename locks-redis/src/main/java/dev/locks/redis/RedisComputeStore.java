@@ -75,6 +75,7 @@ final class RedisComputeStore implements RemoteComputeStore {
     private final RedisConnectionFactory factory;
     private final RedisTemplate<String, byte[]> redis;
     private final RedisSerializer<Object> serializer;
+    private final RedisRoundTrip roundTrip;
     private final String prefix;
     private final String channel;
     private final byte[] channelBytes;
@@ -86,6 +87,13 @@ final class RedisComputeStore implements RemoteComputeStore {
     private volatile Boolean sharded;
 
     RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
+        this(factory, keyPrefix, serializer, RedisRoundTrip.DEFAULT_TIMEOUT);
+    }
+
+    /** @param timeout the longest any one round trip may take ({@code locks.redis.timeout}, > 0) */
+    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer,
+            Duration timeout) {
+        this.roundTrip = new RedisRoundTrip(timeout);
         this.factory = factory;
         this.serializer = serializer;
         this.prefix = keyPrefix;
@@ -93,7 +101,7 @@ final class RedisComputeStore implements RemoteComputeStore {
         this.channelBytes = bytes(channel);
         this.graceMillis = bytes(Long.toString(DONE_GRACE.toMillis()));
         this.redis = new RedisTemplate<>();
-        redis.setConnectionFactory(factory);
+        redis.setConnectionFactory(RedisRoundTrip.connectingUntimed(factory)); // connecting is not timed
         redis.setKeySerializer(RedisSerializer.string());
         redis.setValueSerializer(RedisSerializer.byteArray());
         redis.setEnableDefaultSerializer(false);
@@ -180,11 +188,12 @@ final class RedisComputeStore implements RemoteComputeStore {
      *
      * @param ttl {@code null} for the TTL the miss began with
      * @return false, changing nothing, if the miss is over or unknown
-     * @throws SerializationException if the serializer cannot write {@code value} (nothing was sent)
+     * @throws IllegalArgumentException if the serializer cannot write {@code value} (nothing was sent): the same
+     *         type on every backend (SPEC 4), with the serializer's message
      */
     @Override
     public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-        byte[] serialized = value == null ? NONE : serializer.serialize(value);
+        byte[] serialized = value == null ? NONE : serialize(value);
         String notice = RedisComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null));
         String unstored = RedisComputeNotices.encode(
                 Notice.completedInvalidated(node, key, ticket.miss(), value == null));
@@ -294,7 +303,7 @@ final class RedisComputeStore implements RemoteComputeStore {
     private boolean onCluster() {
         Boolean known = cluster;
         if (known == null) {
-            known = ClusterSlots.isCluster(factory);
+            known = ClusterSlots.isCluster(redis.getRequiredConnectionFactory()); // connecting is not timed
             cluster = known;
         }
         return known;
@@ -315,6 +324,19 @@ final class RedisComputeStore implements RemoteComputeStore {
         return value;
     }
 
+    /** {@code value} by the serializer; what it cannot write is an {@link IllegalArgumentException} (SPEC 4). */
+    private byte[] serialize(Object value) {
+        try {
+            return serializer.serialize(value);
+        } catch (SerializationException e) {
+            if (e.getCause() instanceof IllegalArgumentException refused) {
+                throw refused; // the default serializer's: names the class, the reason and the fix
+            }
+            throw new IllegalArgumentException("cannot store a value of " + value.getClass().getName()
+                    + ": the cache's serializer refused it (" + e.getMessage() + ")", e);
+        }
+    }
+
     /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
     private Object deserialize(String key, byte[] stored) {
         try {
@@ -327,7 +349,7 @@ final class RedisComputeStore implements RemoteComputeStore {
 
     private <T> T call(Supplier<String> what, Supplier<T> command) {
         try {
-            return RedisRoundTrip.call(command); // whatever the caller's interrupt status
+            return roundTrip.call(command); // whatever the caller's interrupt status, within the timeout
         } catch (DataAccessException e) {
             throw RedisFailures.unavailable("Redis compute cache (key prefix '" + prefix + "') could not " + what.get(),
                     e);

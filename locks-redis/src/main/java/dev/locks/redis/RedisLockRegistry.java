@@ -49,6 +49,9 @@ public final class RedisLockRegistry extends AbstractLockRegistry {
         this.store = store;
     }
 
+    /** The default of {@link Builder#timeout(Duration)}: 2 seconds. */
+    public static final Duration DEFAULT_TIMEOUT = RedisRoundTrip.DEFAULT_TIMEOUT;
+
     /** The default of {@link Builder#lease(Duration)}. */
     public static final Duration DEFAULT_LEASE = AbstractLockRegistry.StoreBuilder.DEFAULT_LEASE;
 
@@ -65,6 +68,26 @@ public final class RedisLockRegistry extends AbstractLockRegistry {
      */
     public void resubscribe() {
         store.resubscribe();
+    }
+
+    /**
+     * One round trip to Redis, for health checks: a {@code PING} (and on a Redis Cluster, its state), answered
+     * or failed within the {@linkplain Builder#timeout(Duration) timeout}.
+     *
+     * @throws dev.locks.LockUnavailableException when Redis does not answer in time, or a Cluster does not serve
+     *         every slot
+     */
+    public void ping() {
+        store.ping();
+    }
+
+    /** {@code timeout}, if it is positive. */
+    static Duration positiveTimeout(Duration timeout) {
+        if (timeout == null || timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("timeout (locks.redis.timeout) must be a positive duration, was "
+                    + timeout);
+        }
+        return timeout;
     }
 
     /** The store (tests: its subscription). */
@@ -91,10 +114,24 @@ public final class RedisLockRegistry extends AbstractLockRegistry {
     public static final class Builder extends AbstractLockRegistry.StoreBuilder<Builder> {
 
         private final RedisConnectionFactory connectionFactory;
+        private Duration timeout = DEFAULT_TIMEOUT;
 
         private Builder(RedisConnectionFactory connectionFactory) {
             super("redis", "locks:");
             this.connectionFactory = Objects.requireNonNull(connectionFactory, "connectionFactory");
+        }
+
+        /**
+         * The longest any one Redis round trip of the registry may take ({@code locks.redis.timeout}), whatever the
+         * client's own command timeout (Lettuce's default is 60 s): a round trip not answered by then fails with
+         * {@link dev.locks.LockUnavailableException}, so an acquire never outlives its wait time by more than
+         * this, and {@link #ping()} answers within it. Default {@link #DEFAULT_TIMEOUT}.
+         *
+         * @throws IllegalArgumentException unless positive
+         */
+        public Builder timeout(Duration timeout) {
+            this.timeout = positiveTimeout(timeout);
+            return this;
         }
 
         /**
@@ -110,7 +147,7 @@ public final class RedisLockRegistry extends AbstractLockRegistry {
                         + lease);
             }
             return new RedisLockRegistry(this,
-                    new RedisLockStore(connectionFactory, keyPrefix, notifies(), lease.toMillis()));
+                    new RedisLockStore(connectionFactory, keyPrefix, notifies(), lease.toMillis(), timeout));
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.locks.spi.RemoteLockStore;
 import dev.locks.support.StoreKeys;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -12,12 +13,18 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.springframework.dao.DataAccessException;
 import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisClusterNode;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.Cursor;
@@ -38,9 +45,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * for publishes nothing: the common, uncontended release costs no broadcast to every node.
  *
  * <p>Server work: an uncontended cycle (nobody waits) runs, inside its two script calls, {@code TIME}, one
- * {@code EXISTS} of all the keys and their queues, {@code INCR} and a {@code SET PX} per key to acquire, and one
- * {@code MGET}, one {@code DEL} and one {@code EXISTS} of the queues to release: 9 commands for one key, 13 for
- * five (pinned in {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
+ * {@code EXISTS} of all the keys and their queues, {@code INCR} and a {@code SET} raising the counter to the
+ * server's clock (the token's floor), and a {@code SET PX} per key to acquire, and one {@code MGET}, one
+ * {@code DEL} and one {@code EXISTS} of the queues to release: 10 commands for one key, 14 for five (pinned in
+ * {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
  * queue exists.
  *
  * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get}, {@link #enqueue},
@@ -57,13 +65,16 @@ import org.springframework.data.redis.core.script.RedisScript;
  * {@link #scan} runs {@code SCAN} on each master and reads each batch's keys slot by slot.
  *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached
- * or does not answer within the client's command timeout.
+ * or does not answer within the client's command timeout or the store's timeout ({@code locks.redis.timeout}),
+ * whichever is shorter: every round trip is bounded by the latter ({@link RedisRoundTrip}).
  */
 final class RedisLockStore implements RemoteLockStore {
 
     private static final System.Logger LOG = System.getLogger(RedisLockStore.class.getName());
 
     private final RedisConnectionFactory factory;
+    /** {@link #factory} for the store's commands: getting a connection is not part of a round trip's timeout. */
+    private final RedisConnectionFactory commands;
     private final StringRedisTemplate redis;
     private final CycleScripts cycle;
     private volatile KeySpace space;
@@ -72,26 +83,31 @@ final class RedisLockStore implements RemoteLockStore {
     private final boolean notify;
     private final String prefixBytes;
     private final long infiniteLeaseMillis;
+    private final RedisRoundTrip roundTrip;
     private ReleaseSubscription subscription;
 
     /** A store whose infinite lock timeouts are held under the default lease ({@link RedisLockRegistry.Builder#lease}). */
     RedisLockStore(RedisConnectionFactory factory, String keyPrefix, boolean notify) {
-        this(factory, keyPrefix, notify, RedisLockRegistry.DEFAULT_LEASE.toMillis());
+        this(factory, keyPrefix, notify, RedisLockRegistry.DEFAULT_LEASE.toMillis(), RedisRoundTrip.DEFAULT_TIMEOUT);
     }
 
     /**
      * @param keyPrefix the storage namespace of every key ({@code "locks:"} by default)
      * @param notify whether {@link #subscribe} subscribes (else waiters poll)
      * @param infiniteLeaseMillis the lease of a lock of infinite lock timeout, renewed by its node (> 0)
+     * @param timeout the longest any one round trip may take ({@code locks.redis.timeout}, > 0)
      */
-    RedisLockStore(RedisConnectionFactory factory, String keyPrefix, boolean notify, long infiniteLeaseMillis) {
+    RedisLockStore(RedisConnectionFactory factory, String keyPrefix, boolean notify, long infiniteLeaseMillis,
+            Duration timeout) {
         if (infiniteLeaseMillis <= 0) {
             throw new IllegalArgumentException("lease must be > 0, was " + infiniteLeaseMillis + " ms");
         }
         this.infiniteLeaseMillis = infiniteLeaseMillis;
+        this.roundTrip = new RedisRoundTrip(timeout);
         this.factory = Objects.requireNonNull(factory, "connectionFactory");
-        this.redis = new StringRedisTemplate(factory);
-        this.cycle = new CycleScripts(factory);
+        this.commands = RedisRoundTrip.connectingUntimed(factory);
+        this.redis = new StringRedisTemplate(commands);
+        this.cycle = new CycleScripts(commands);
         this.space = new KeySpace(keyPrefix);
         this.notify = notify;
         this.prefixBytes = Integer.toString(space.lockPrefixBytes());
@@ -111,7 +127,7 @@ final class RedisLockStore implements RemoteLockStore {
             synchronized (this) {
                 known = cluster;
                 if (known == null) {
-                    known = call(() -> "connect", () -> ClusterSlots.isCluster(factory));
+                    known = call(() -> "connect", () -> ClusterSlots.isCluster(commands));
                     if (known) {
                         boolean sharded = call(() -> "connect", () -> ClusterSlots.shardedPubSub(factory));
                         space = space.forCluster(sharded);
@@ -223,7 +239,7 @@ final class RedisLockStore implements RemoteLockStore {
             scriptKeys.add(space.lock(key));
         }
         String value = Long.toString(token);
-        Long held = RedisRoundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, value, owner.id()));
+        Long held = roundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, value, owner.id()));
         return held != null && held == group.size();
     }
 
@@ -242,7 +258,9 @@ final class RedisLockStore implements RemoteLockStore {
      * interrupted or failed call is undone for {@code keys}, the whole acquire.
      *
      * @param floor the token is above it (0 for none)
-     * @param clock on a cluster, whether the token is at least the server's clock in microseconds
+     * @param clock whether the token is at least the server's clock in microseconds (the first, or only, group
+     *        of an acquire): a failover to a replica that lacks the counter's last increments still issues
+     *        tokens above them, within the clocks' skew, on one server as on a Cluster
      */
     private Attempt acquireGroup(List<String> keys, List<String> group, Owner owner, long leaseMillis, Ticket ticket,
             long floor, boolean clock) {
@@ -251,12 +269,12 @@ final class RedisLockStore implements RemoteLockStore {
         scriptKeys.add(space.fencingCounter(group.get(0)));
         List<?> result;
         try {
-            result = RedisRoundTrip.call(() -> cycle.call(script(LockScripts.ACQUIRE), scriptKeys, owner.id(),
+            result = roundTrip.call(() -> cycle.call(script(LockScripts.ACQUIRE), scriptKeys, owner.id(),
                     owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
                     leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
                     Long.toString(ticket == null ? 0 : ticket.order()),
                     Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)), prefixBytes,
-                    Long.toString(floor), space.cluster() && clock ? "1" : "0"),
+                    Long.toString(floor), clock ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
             throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
@@ -323,17 +341,34 @@ final class RedisLockStore implements RemoteLockStore {
     /**
      * A script that timed out may still run later (it waited in a buffer, or the server was slow), and take
      * the keys for an owner that has given up: release them for that owner, which deletes nothing else
-     * since owner ids are unique. Best effort: when Redis is down this fails too, and the keys (if the
-     * script ever ran) expire after their lease.
+     * since owner ids are unique. In the background ({@link #UNDO}), so that the failed acquire does not wait
+     * a second timeout (SPEC 8: an acquire outlives its wait time by one {@code locks.redis.timeout} at most);
+     * sent after the acquire, on the same shared connection it runs after it. Best effort: when Redis is down
+     * this fails too, and the keys (if the script ever ran) expire after their lease.
      */
     private LockUnavailableException undone(List<String> keys, Owner owner, LockUnavailableException failure) {
         try {
-            release(ownerships(keys, owner));
-        } catch (LockUnavailableException e) {
-            failure.addSuppressed(e);
+            UNDO.execute(() -> {
+                try {
+                    release(ownerships(keys, owner));
+                } catch (RuntimeException e) {
+                    LOG.log(Level.DEBUG, () -> "could not undo a failed acquire of " + StoreKeys.describe(keys)
+                            + "; its keys, if it ever ran, expire after their lease", e);
+                }
+            });
+        } catch (RejectedExecutionException full) {
+            // a long outage: the keys expire after their lease
         }
         return failure;
     }
+
+    /** Runs the undoing releases of failed acquires: one daemon thread, at most 1,000 waiting. */
+    private static final ExecutorService UNDO = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(1_000), runnable -> {
+                Thread thread = new Thread(runnable, "locks-redis-undo");
+                thread.setDaemon(true);
+                return thread;
+            }, new ThreadPoolExecutor.AbortPolicy());
 
     /** Undoes an acquire an interrupt cut off, before it is sent again; a failure shows in the next send. */
     private void releaseQuietly(List<String> keys, Owner owner) {
@@ -437,6 +472,7 @@ final class RedisLockStore implements RemoteLockStore {
     private void scan(BooleanSupplier hasNext, Supplier<String> next, int batchSize, int limit, Set<String> seen,
             List<String> batch, List<RemoteLock> locks) {
         while (locks.size() + batch.size() < limit && hasNext.getAsBoolean()) {
+            RedisRoundTrip.progress(); // each SCAN batch is a round trip of its own, bounded by the timeout
             String lockKey = next.get();
             if (space.isLock(lockKey) && seen.add(lockKey)) {
                 batch.add(lockKey);
@@ -505,6 +541,26 @@ final class RedisLockStore implements RemoteLockStore {
         return removed != null && removed == 1;
     }
 
+    /**
+     * One round trip for a health check, bounded by the timeout like every other: a {@code PING}, and on a
+     * Redis Cluster its state, which must be {@code ok} (every slot served).
+     *
+     * @throws LockUnavailableException when Redis does not answer in time, or a Cluster does not serve every slot
+     */
+    void ping() {
+        String state = call(() -> "answer a PING", () -> {
+            try (RedisConnection connection = commands.getConnection()) {
+                connection.ping();
+                return connection instanceof RedisClusterConnection clustered
+                        ? clustered.clusterGetClusterInfo().getState() : "ok";
+            }
+        });
+        if (!"ok".equals(state)) {
+            throw new LockUnavailableException("The Redis Cluster of the locks does not serve every slot (cluster_state:"
+                    + state + "): a master is down and no replica took over yet", null);
+        }
+    }
+
     /** Subscribes this node to the release channel, unless notification is off. Once per store. */
     @Override
     public synchronized boolean subscribe(Consumer<String> released, Runnable missed) {
@@ -554,7 +610,7 @@ final class RedisLockStore implements RemoteLockStore {
     /** One round trip, whatever the caller's interrupt status; every command here is safe to send again. */
     private <T> T call(Supplier<String> what, Supplier<T> command) {
         try {
-            return RedisRoundTrip.repeatable(command);
+            return roundTrip.repeatable(command);
         } catch (DataAccessException e) {
             throw unavailable(what.get(), e);
         }

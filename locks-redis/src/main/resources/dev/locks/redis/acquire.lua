@@ -8,8 +8,9 @@
 -- caller that does not wait; ARGV[6]: its order, 0 until placed; ARGV[7]: the ticket's lease in milliseconds;
 -- ARGV[8]: the release channel; ARGV[9]: the byte length of the lock keys' storage prefix; ARGV[10]: the floor
 -- of the token, '0' for none (on a Redis Cluster, the token of the lease's earlier slots: see issue());
--- ARGV[11]: '1' for a token of at least the server's clock in microseconds (on a Redis Cluster, where a failover
--- to a replica can lose the counter's last increments: the token then still goes forward with the clock).
+-- ARGV[11]: '1' for a token of at least the server's clock in microseconds (always but for a Cluster lease's later
+-- slots: a failover to a replica can lose the counter's last increments, on one server with a replica as on a
+-- Cluster; the token then still goes forward with the clock).
 -- Each lock is one string (lock-value.lua) set with its lease.
 -- The keys are taken unless one is held or a live ticket older than the caller's (any live ticket, for a caller
 -- without one) waits for it; expired tickets are dropped on the way. Taken: the ticket leaves every queue of

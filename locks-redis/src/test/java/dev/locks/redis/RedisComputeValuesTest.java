@@ -140,10 +140,31 @@ class RedisComputeValuesTest {
         RedisComputeCache cache = cache(AllowListJdkSerializer.withJdkTypes(getClass().getClassLoader(), List.of()));
 
         assertThatThrownBy(() -> cache.fetchOrCompute(KEY, TTL, () -> new Quote("ACME", BigDecimal.ONE, Instant.EPOCH)))
-                .isInstanceOf(SerializationException.class)
-                .hasMessageContaining(Quote.class.getName())
-                .hasMessageContaining("locks.redis.serialization.allowed-classes");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Quote.class.getName() + " is not in locks.redis.serialization.allowed-classes");
         assertThat(cache.fetchOrCompute(KEY, TTL, () -> "a string")).isEqualTo("a string");
+    }
+
+    /**
+     * SPEC 4: a value whose class does not implement {@code Serializable} fails its computation with an
+     * {@link IllegalArgumentException} that says so (its class is allowed: the allow-list is not the reason),
+     * and nothing is stored.
+     */
+    @Test
+    void valueThatIsNotSerializableShouldFailItsComputationSayingSo() {
+        RedisComputeCache cache = cache(AllowListJdkSerializer.withJdkTypes(getClass().getClassLoader(),
+                List.of("dev.locks.redis.**")));
+
+        assertThatThrownBy(() -> cache.fetchOrCompute(KEY, TTL, () -> new Unserializable(42)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Unserializable.class.getName() + " does not implement java.io.Serializable")
+                .hasMessageNotContaining("allowed");
+        assertThat(redis.server().command("EXISTS", "locks:value:" + KEY)).as("nothing stored").isEqualTo(0L);
+        assertThat(cache.fetchOrCompute(KEY, TTL, () -> "a string")).isEqualTo("a string");
+    }
+
+    /** Allowed, but not {@code Serializable}. */
+    record Unserializable(int n) {
     }
 
     @Test

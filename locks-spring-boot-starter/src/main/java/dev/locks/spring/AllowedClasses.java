@@ -9,9 +9,10 @@ import org.springframework.boot.autoconfigure.AutoConfigurationPackages;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 
 /**
- * The classes the default serializer of computed values may read, on Redis and JDBC alike: the
- * {@code allowed-classes} given, or else the JDK's value types and the application's auto-configuration packages
- * (with their subpackages).
+ * The classes the default serializer of computed values may read, on Redis and JDBC alike: the JDK's value types,
+ * and the {@code allowed-classes} given, or else the application's auto-configuration packages (with their
+ * subpackages). The patterns given replace the application's packages, never the JDK's value types: an
+ * application that adds {@code com.example.**} still stores an {@code Integer}.
  */
 final class AllowedClasses {
 
@@ -36,7 +37,7 @@ final class AllowedClasses {
     static List<String> patterns(LocksProperties.Serialization serialization, BeanFactory beanFactory) {
         List<String> allowed = serialization.getAllowedClasses();
         if (!allowed.isEmpty()) {
-            return allowed;
+            return JdkValueSerializer.withJdkTypes(allowed);
         }
         List<String> defaults = new ArrayList<>(JdkValueSerializer.JDK_TYPES);
         if (AutoConfigurationPackages.has(beanFactory)) {

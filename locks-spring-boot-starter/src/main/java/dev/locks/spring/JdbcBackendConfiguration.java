@@ -106,7 +106,8 @@ class JdbcBackendConfiguration {
             BeanFactory beanFactory) {
         return AllowedClasses.serializer(properties.getJdbc().getSerialization(),
                 "locks.jdbc.serialization.allowed-classes", beanFactory,
-                allowed -> new JdkValueSerializer(resourceLoader.getClassLoader(), allowed));
+                allowed -> new JdkValueSerializer(resourceLoader.getClassLoader(), allowed,
+                        "locks.jdbc.serialization.allowed-classes"));
     }
 
     /**

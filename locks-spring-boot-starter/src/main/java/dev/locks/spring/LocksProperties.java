@@ -118,6 +118,7 @@ public class LocksProperties implements InitializingBean {
             throw new InvalidConfigurationPropertyValueException("locks.redis.lease", redis.lease,
                     "Must be a duration of at least 3ms: it is renewed every third of it.");
         }
+        requirePositive("locks.redis.timeout", redis.timeout);
         requirePositive("locks.compute.timeout", compute.timeout);
         requireNonNegative("locks.compute.default-ttl", compute.defaultTtl);
         if (endpoint.maxListed <= 0) {
@@ -416,6 +417,21 @@ public class LocksProperties implements InitializingBean {
          */
         private Duration lease = Duration.ofSeconds(30);
 
+        /**
+         * The longest any one Redis round trip of the library may take, whatever the Redis client's own command
+         * timeout (Lettuce's default is 60s): an acquire never outlives its wait time by more than this, and the
+         * health check answers DOWN within it when Redis does not answer.
+         */
+        private Duration timeout = Duration.ofSeconds(2);
+
+        public Duration getTimeout() {
+            return timeout;
+        }
+
+        public void setTimeout(Duration timeout) {
+            this.timeout = timeout;
+        }
+
         public Duration getLease() {
             return lease;
         }
@@ -446,8 +462,9 @@ public class LocksProperties implements InitializingBean {
         /**
          * The classes computed values may hold, as ObjectInputFilter patterns ('com.example.Quote', 'com.example.*'
          * for a package, 'com.example.**' with its subpackages); every other class is refused when a value is read
-         * (a miss) and when it is written (an error). Empty for the application's auto-configuration packages plus
-         * 'java.lang.*', 'java.util.**', 'java.time.**', 'java.math.*'; a list given replaces all of these.
+         * (a miss) and when it is written (an error). 'java.lang.*', 'java.util.**', 'java.time.**', 'java.math.*'
+         * are always allowed; besides them, the application's auto-configuration packages when empty, else the
+         * classes listed (which replace the application's packages, not the JDK's types).
          */
         private List<String> allowedClasses = new ArrayList<>();
 

@@ -79,7 +79,8 @@ class RedisBackendConfiguration {
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
                 .notify(properties.getRedis().isNotify())
-                .lease(properties.getRedis().getLease());
+                .lease(properties.getRedis().getLease())
+                .timeout(properties.getRedis().getTimeout());
         RegistrySettings.apply(builder, properties, observers, clock);
         return BuilderCustomizers.lockRegistry(customizers, builder).build();
     }
@@ -93,7 +94,8 @@ class RedisBackendConfiguration {
         RedisConnectionFactory values = valuesConnectionFactory(connectionFactory, beanFactory);
         RedisComputeCache.Builder builder = RedisComputeCache.builder(values)
                 .keyPrefix(keyPrefix(properties))
-                .serializer(serializer);
+                .serializer(serializer)
+                .timeout(properties.getRedis().getTimeout());
         ComputeSettings.apply(builder, properties, observers, clock);
         return BuilderCustomizers.computeCache(customizers, builder).build();
     }

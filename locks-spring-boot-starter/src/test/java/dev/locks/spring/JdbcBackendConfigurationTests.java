@@ -120,7 +120,8 @@ class JdbcBackendConfigurationTests {
         withDataSource().withPropertyValues("locks.backend=jdbc",
                 "locks.jdbc.serialization.allowed-classes=com.example.Quote,java.lang.*")
                 .run(context -> assertThat(context.getBean(JdbcBackendConfiguration.SERIALIZER_BEAN_NAME,
-                        JdkValueSerializer.class).allowedClasses()).containsExactly("com.example.Quote", "java.lang.*"));
+                        JdkValueSerializer.class).allowedClasses()).containsExactly("java.lang.*", "java.util.**",
+                        "java.time.**", "java.math.*", "com.example.Quote"));
         withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.serialization.allowed-classes=!*")
                 .run(context -> {
                     assertThat(context).hasFailed();

@@ -77,6 +77,12 @@ class LocksStartupFailureTests {
     }
 
     @Test
+    void nonPositiveRedisTimeoutShouldFailNamingTheProperty() {
+        assertInvalid("locks.redis.timeout=-1s", "locks.redis.timeout", "Must be a duration > 0.");
+        assertInvalid("locks.redis.timeout=0s", "locks.redis.timeout", "Must be a duration > 0.");
+    }
+
+    @Test
     void unknownBackendShouldFailNamingTheProperty() {
         assertInvalid("locks.backend=mongo", "locks.backend", "Must be 'local' or 'redis'");
     }

@@ -174,12 +174,27 @@ class RedisValuesServerTests {
         });
     }
 
+    /**
+     * The application's patterns replace its auto-configuration packages, but the JDK's value types stay: an
+     * application that adds {@code com.example.**} still stores an {@code Integer} (issue 27).
+     */
     @Test
-    void allowedClassesShouldReplaceTheDefaults() {
+    void allowedClassesShouldReplaceTheApplicationsPackagesAndKeepTheJdkValueTypes() {
         onTheLockServer().withUserConfiguration(ApplicationPackage.class)
-                .withPropertyValues("locks.redis.serialization.allowed-classes=java.lang.*,com.example.**")
-                .run(context -> assertThat(context.getBean(RedisBackendConfiguration.SERIALIZER_BEAN_NAME,
-                        AllowListJdkSerializer.class).allowedClasses()).containsExactly("java.lang.*", "com.example.**"));
+                .withPropertyValues("locks.redis.serialization.allowed-classes=com.example.**,java.lang.*")
+                .run(context -> {
+                    AllowListJdkSerializer serializer = context.getBean(RedisBackendConfiguration.SERIALIZER_BEAN_NAME,
+                            AllowListJdkSerializer.class);
+                    assertThat(serializer.allowedClasses()).containsExactly("java.lang.*", "java.util.**",
+                            "java.time.**", "java.math.*", "com.example.**");
+                    assertThat(serializer.deserialize(serializer.serialize(42))).isEqualTo(42);
+                    ComputeCache cache = context.getBean(ComputeCache.class);
+                    assertThat(cache.fetchOrCompute("answer", TTL, () -> 42)).isEqualTo(42);
+                    assertThatThrownBy(() -> cache.fetchOrCompute("holdings:2", TTL,
+                            () -> new Holding("ACME", BigDecimal.ONE)))
+                            .isInstanceOf(IllegalArgumentException.class)
+                            .hasMessageContaining("is not in locks.redis.serialization.allowed-classes");
+                });
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * A TCP proxy on a free loopback port in front of a test's {@code redis-server}, to cut one node off from
  * Redis the way a stalled network does: {@link #cut()} stops forwarding in both directions (the connections
  * stay open, bytes wait, so the client's commands time out), {@link #resume()} forwards again what waited,
+ * {@link #holdReplies()} stops only the server's replies (the requests go on, and run; their answers wait),
  * and {@link #reset()} drops every open connection with what waited (as a partition that ends with reset
  * connections does) and forwards new ones. Two threads per connection; {@link #close()} stops everything.
  */
@@ -25,6 +26,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private final Object gate = new Object();
     private boolean cut;
+    private boolean repliesHeld;
     private volatile boolean closed;
 
     private TcpProxy(int target) {
@@ -53,10 +55,18 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /** Stops forwarding the server's replies only: requests reach the server and run, their replies wait. */
+    public void holdReplies() {
+        synchronized (gate) {
+            repliesHeld = true;
+        }
+    }
+
     /** Forwards again, what waited first. */
     public void resume() {
         synchronized (gate) {
             cut = false;
+            repliesHeld = false;
             gate.notifyAll();
         }
     }
@@ -94,17 +104,20 @@ public final class TcpProxy implements AutoCloseable {
             }
             open.add(client);
             open.add(upstream);
-            daemon("tcp-proxy-up", () -> pump(client, upstream)).start();
-            daemon("tcp-proxy-down", () -> pump(upstream, client)).start();
+            daemon("tcp-proxy-up", () -> pump(client, upstream, false)).start();
+            daemon("tcp-proxy-down", () -> pump(upstream, client, true)).start();
         }
     }
 
-    /** Copies {@code from} to {@code to}, holding each chunk while cut; ends both sockets when either ends. */
-    private void pump(Socket from, Socket to) {
+    /**
+     * Copies {@code from} to {@code to} ({@code replies}: the server's way), holding each chunk while cut (or, for
+     * replies, while they are held); ends both sockets when either ends.
+     */
+    private void pump(Socket from, Socket to, boolean replies) {
         byte[] buffer = new byte[16 * 1024];
         try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
             for (int read; (read = in.read(buffer)) >= 0; ) {
-                awaitForwarding();
+                awaitForwarding(replies);
                 if (from.isClosed()) {
                     return; // reset while the chunk waited: it is dropped
                 }
@@ -121,9 +134,9 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
-    private void awaitForwarding() throws InterruptedException {
+    private void awaitForwarding(boolean replies) throws InterruptedException {
         synchronized (gate) {
-            while (cut && !closed) {
+            while ((cut || replies && repliesHeld) && !closed) {
                 gate.wait();
             }
         }

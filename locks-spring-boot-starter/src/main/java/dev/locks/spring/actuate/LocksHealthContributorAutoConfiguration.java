@@ -2,7 +2,6 @@ package dev.locks.spring.actuate;
 
 import dev.locks.ComputeCache;
 import dev.locks.LockRegistry;
-import dev.locks.LockUnavailableException;
 import dev.locks.spring.LocksAutoConfiguration;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -14,16 +13,13 @@ import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEn
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.data.redis.connection.RedisClusterConnection;
-import org.springframework.data.redis.connection.RedisConnection;
-import org.springframework.data.redis.connection.RedisConnectionFactory;
 
 /**
  * Auto-configuration of the {@code locks} health contributor ({@link LocksHealthIndicator}), when the
  * application has Spring Boot's health support; {@code management.health.locks.enabled=false} turns it off.
  *
  * <p>The check pings the backend once ({@link LocksBackendPing}: a {@code PING} on the connection factory of
- * the Redis backend, one short statement on the JDBC backend's own connection, nothing for the local one) and reads counters; the {@code stale} detail comes from the
+ * the Redis backend, within {@code locks.redis.timeout}, one short statement on the JDBC backend's own connection, nothing for the local one) and reads counters; the {@code stale} detail comes from the
  * last sweep ({@link LastSweep}, an observer of the registry).
  */
 @AutoConfiguration(after = LocksAutoConfiguration.class)
@@ -50,8 +46,9 @@ public final class LocksHealthContributorAutoConfiguration {
     }
 
     /**
-     * The ping of the Redis backend: one {@code PING} on its connection factory; on a Redis Cluster (a {@code PING}
-     * of each master the client knows) also {@code CLUSTER INFO}, so that the health is {@code DOWN} while some
+     * The ping of the Redis backend ({@code RedisLockRegistry.ping()}), answered or failed within
+     * {@code locks.redis.timeout} whatever the client's command timeout: one {@code PING} on its connection
+     * factory; on a Redis Cluster (a {@code PING} of each master the client knows) also {@code CLUSTER INFO}, so that the health is {@code DOWN} while some
      * slot has no master ({@code cluster_state:fail}, from the moment the cluster agrees a master failed until a
      * replica took over). The client stops pinging a master it knows has failed, so a {@code PING} alone could
      * say {@code UP} while that master's keys are unavailable.
@@ -64,23 +61,8 @@ public final class LocksHealthContributorAutoConfiguration {
 
         @Bean
         @ConditionalOnMissingBean
-        LocksBackendPing locksBackendPing(RedisConnectionFactory connectionFactory) {
-            return () -> {
-                String clusterState;
-                try (RedisConnection connection = connectionFactory.getConnection()) {
-                    connection.ping();
-                    clusterState = connection instanceof RedisClusterConnection cluster
-                            ? cluster.clusterGetClusterInfo().getState() : "ok";
-                }
-                catch (RuntimeException ex) {
-                    throw new LockUnavailableException("The Redis server of the locks cannot be reached: "
-                            + ex.getMessage(), ex);
-                }
-                if (!"ok".equals(clusterState)) {
-                    throw new LockUnavailableException("The Redis Cluster of the locks does not serve every slot "
-                            + "(cluster_state:" + clusterState + "): a master is down and no replica took over yet", null);
-                }
-            };
+        LocksBackendPing locksBackendPing(dev.locks.redis.RedisLockRegistry registry) {
+            return registry::ping; // within locks.redis.timeout, whatever the client's command timeout
         }
     }
 
