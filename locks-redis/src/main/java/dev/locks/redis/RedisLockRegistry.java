@@ -29,9 +29,10 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *   <li>No starvation: a key someone waits for goes to its longest-waiting waiter, on any node, before a newer
  *       acquirer: each key that has waiters has a queue of their tickets in Redis (see the README).</li>
  *   <li>When Redis cannot be reached, {@code acquire} throws {@link dev.locks.LockUnavailableException}
- *       (never a {@link dev.locks.LockTimeoutException}); when it is back, everything works again. How soon
- *       an outage shows depends on the client's command timeout: see the {@linkplain dev.locks.redis package
- *       documentation} for the settings to use.</li>
+ *       (never a {@link dev.locks.LockTimeoutException}); when it is back, everything works again. An outage
+ *       shows within the {@linkplain Builder#timeout(Duration) timeout} of a round trip (2 s by default), or the
+ *       client's command timeout if that is shorter: see the {@linkplain dev.locks.redis package documentation}
+ *       for the client settings to use.</li>
  * </ul>
  *
  * <p>{@link #heldLocks()} lists every node's locks under the key prefix, read from Redis in batches of

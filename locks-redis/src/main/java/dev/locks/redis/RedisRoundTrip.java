@@ -49,53 +49,6 @@ final class RedisRoundTrip {
     /** The calling thread's innermost round trip ({@link #progress()}). */
     private static final ThreadLocal<InFlight> CURRENT = new ThreadLocal<>();
 
-    /**
-     * {@code factory}, whose {@link RedisConnectionFactory#getConnection()} and
-     * {@link RedisConnectionFactory#getClusterConnection()} do not count against the calling round trip's timeout:
-     * the timeout starts anew once the connection is had. For the stores' own commands only (never for a
-     * subscription, which needs the client's own factory).
-     */
-    static RedisConnectionFactory connectingUntimed(RedisConnectionFactory factory) {
-        return new RedisConnectionFactory() {
-            @Override
-            public RedisConnection getConnection() {
-                return untimed(factory::getConnection);
-            }
-
-            @Override
-            public RedisClusterConnection getClusterConnection() {
-                return untimed(factory::getClusterConnection);
-            }
-
-            @Override
-            public RedisSentinelConnection getSentinelConnection() {
-                return factory.getSentinelConnection();
-            }
-
-            @Override
-            public boolean getConvertPipelineAndTxResults() {
-                return factory.getConvertPipelineAndTxResults();
-            }
-
-            @Override
-            public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
-                return factory.translateExceptionIfPossible(ex);
-            }
-        };
-    }
-
-    private static <C> C untimed(Supplier<C> connect) {
-        InFlight flight = CURRENT.get();
-        if (flight == null) {
-            return connect.get();
-        }
-        flight.pause();
-        try {
-            return connect.get();
-        } finally {
-            flight.resume();
-        }
-    }
     private static volatile long tickNanos = TimeUnit.MILLISECONDS.toNanos(100);
     private static Thread watcher;
 
@@ -131,7 +84,7 @@ final class RedisRoundTrip {
      */
     <T> T call(Supplier<T> command, Runnable beforeRepeat) {
         boolean interrupted = Thread.interrupted();
-        InFlight flight = new InFlight(Thread.currentThread(), System.nanoTime() + timeoutNanos);
+        InFlight flight = new InFlight(Thread.currentThread(), timeoutNanos);
         InFlight outer = CURRENT.get();
         CURRENT.set(flight);
         IN_FLIGHT.add(flight);
@@ -180,6 +133,54 @@ final class RedisRoundTrip {
         }
     }
 
+    /**
+     * {@code factory}, whose {@link RedisConnectionFactory#getConnection()} and
+     * {@link RedisConnectionFactory#getClusterConnection()} do not count against the calling round trip's timeout:
+     * the timeout starts anew once the connection is had. For the stores' own commands only (never for a
+     * subscription, which needs the client's own factory).
+     */
+    static RedisConnectionFactory connectingUntimed(RedisConnectionFactory factory) {
+        return new RedisConnectionFactory() {
+            @Override
+            public RedisConnection getConnection() {
+                return untimed(factory::getConnection);
+            }
+
+            @Override
+            public RedisClusterConnection getClusterConnection() {
+                return untimed(factory::getClusterConnection);
+            }
+
+            @Override
+            public RedisSentinelConnection getSentinelConnection() {
+                return factory.getSentinelConnection();
+            }
+
+            @Override
+            public boolean getConvertPipelineAndTxResults() {
+                return factory.getConvertPipelineAndTxResults();
+            }
+
+            @Override
+            public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+                return factory.translateExceptionIfPossible(ex);
+            }
+        };
+    }
+
+    private static <C> C untimed(Supplier<C> connect) {
+        InFlight flight = CURRENT.get();
+        if (flight == null) {
+            return connect.get();
+        }
+        flight.pause();
+        try {
+            return connect.get();
+        } finally {
+            flight.resume();
+        }
+    }
+
     private QueryTimeoutException late(RuntimeException cause) {
         return new QueryTimeoutException("Redis did not answer within " + timeoutText + " (locks.redis.timeout)",
                 cause);
@@ -198,10 +199,10 @@ final class RedisRoundTrip {
         private int state = RUNNING;
         private boolean paused;
 
-        InFlight(Thread thread, long deadline) {
+        InFlight(Thread thread, long timeoutNanos) {
             this.thread = thread;
-            this.deadline = deadline;
-            this.timeoutNanos = deadline - System.nanoTime();
+            this.timeoutNanos = timeoutNanos;
+            this.deadline = System.nanoTime() + timeoutNanos;
         }
 
         /** From the watcher: interrupts the thread if the round trip is still running past its deadline. */

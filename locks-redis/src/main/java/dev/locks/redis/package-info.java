@@ -25,8 +25,12 @@
  * "Redis Cluster").
  *
  * <h2>Client settings for quick outage detection</h2>
- * Lettuce waits 60 seconds by default for a command (and queues commands while it reconnects), so without
- * settings an outage shows only after a minute. For locks, set for example
+ * Every round trip of the library is bounded by its own timeout ({@code locks.redis.timeout}, default 2 s;
+ * {@link dev.locks.redis.RedisLockRegistry.Builder#timeout}), whatever the client's command timeout: Lettuce waits
+ * 60 seconds by default for a command (and queues commands while it reconnects), and without that bound an
+ * outage showed only after a minute or two. Getting a connection is not part of a round trip: the first
+ * connection, and each reconnection, take as long as the client's connect timeout allows. For locks, set for
+ * example
  * <pre>
  * spring.data.redis.timeout=1s           # command timeout: how soon an acquire gives LockUnavailableException
  * spring.data.redis.connect-timeout=1s   # how long a (re)connect may take
