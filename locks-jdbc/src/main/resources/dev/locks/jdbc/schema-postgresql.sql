@@ -85,13 +85,18 @@ CREATE INDEX IF NOT EXISTS locks_waiter_expires_at ON locks_waiter (expires_at);
 -- The order of new tickets.
 CREATE SEQUENCE IF NOT EXISTS locks_ticket AS bigint;
 
--- The 1-based position of the first of p_keys (stored) for which a live ticket other than p_ticket, and older
--- than p_order (any, when p_order is 0), waits; null when none.
-CREATE OR REPLACE FUNCTION locks_queued(p_keys text[], p_ticket text, p_order bigint, p_now timestamptz)
+-- The 1-based position of the first of p_keys (stored) for which a live ticket of another node than p_owner's,
+-- older than p_order (any, when p_order is 0), waits; null when none. Owner and ticket ids are
+-- "<node id>:<number>": a node orders its own waiters in its memory (SPEC 3), and a queue that also ordered them
+-- here could cross that order (a newer waiter, ahead in the node's memory, turned away by an older one's ticket,
+-- which waits behind it in memory: neither would ever go on).
+CREATE OR REPLACE FUNCTION locks_queued(p_keys text[], p_owner text, p_order bigint, p_now timestamptz)
         RETURNS bigint LANGUAGE sql STABLE AS $$
     SELECT u.i FROM unnest(p_keys) WITH ORDINALITY AS u(k, i)
     WHERE EXISTS (SELECT 1 FROM locks_waiter w WHERE w.lock_key = u.k AND w.expires_at > p_now
-        AND w.ticket_id <> p_ticket AND (p_order = 0 OR w.ticket_order < p_order))
+        AND left(w.ticket_id, length(p_owner) - length(substring(p_owner FROM '[^:]*$')))
+            <> left(p_owner, length(p_owner) - length(substring(p_owner FROM '[^:]*$')))
+        AND (p_order = 0 OR w.ticket_order < p_order))
     ORDER BY u.i LIMIT 1
 $$;
 
@@ -148,10 +153,10 @@ BEGIN
             full_key = excluded.full_key
         WHERE l.expires_at <= v_now OR l.owner_id = p_owner; -- the same owner again: a retried call
     GET DIAGNOSTICS v_taken = ROW_COUNT;
-    v_blocked := locks_queued(p_keys, p_ticket, p_order, v_now);
+    v_blocked := locks_queued(p_keys, p_owner, p_order, v_now);
     IF v_taken = cardinality(p_keys) AND v_blocked IS NULL THEN
         v_token := locks_next_token();
-        UPDATE locks_lock l SET token = v_token, waited = EXISTS (SELECT 1 FROM locks_waiter w
+        UPDATE locks_lock l SET token = v_token, waited = l.waited OR EXISTS (SELECT 1 FROM locks_waiter w
             WHERE w.lock_key = l.lock_key AND w.ticket_id <> p_ticket AND w.expires_at > v_now)
         WHERE l.lock_key = ANY (p_keys);
         IF p_ticket <> '' THEN
