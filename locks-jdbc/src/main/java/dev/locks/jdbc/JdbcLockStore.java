@@ -44,6 +44,8 @@ final class JdbcLockStore implements RemoteLockStore {
     private final String acquireSql;
     private final String releaseSql;
     private final String renewSql;
+    private final String enqueueSql;
+    private final String dequeueSql;
     private final String scanSql;
     private final String getSql;
     private NodeListener.Subscription listener;
@@ -58,9 +60,11 @@ final class JdbcLockStore implements RemoteLockStore {
         this.timeoutMillis = timeoutMillis;
         this.connections = new OwnConnections(dataSource, connectionCount, timeoutMillis);
         this.infinite = new InfiniteLeases(leaseMillis, this::renew);
-        this.acquireSql = "SELECT " + schema.function("acquire") + "(?, ?, ?, ?, ?)";
+        this.acquireSql = "SELECT " + schema.function("acquire") + "(?, ?, ?, ?, ?, ?, ?, ?)";
         this.releaseSql = "SELECT " + schema.function("release") + "(?, ?)";
         this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
+        this.enqueueSql = "SELECT " + schema.function("enqueue") + "(?, ?, ?, ?)";
+        this.dequeueSql = "SELECT " + schema.function("dequeue") + "(?, ?)";
         // the key as given (full_key, when lock_key holds its digest), then lock_key: where a scan goes on
         String columns = "SELECT coalesce(full_key, lock_key), owner_id, owner_desc, token, acquired_at, expires_at,"
                 + " infinite, lock_key FROM " + schema.table();
@@ -87,6 +91,12 @@ final class JdbcLockStore implements RemoteLockStore {
 
     @Override
     public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
+        return tryAcquire(keys, owner, leaseMillis, null);
+    }
+
+    /** One statement: the keys are taken, or the ticket (if any) waits its turn in their queues (SPEC 3). */
+    @Override
+    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("no keys to acquire");
         }
@@ -94,7 +104,7 @@ final class JdbcLockStore implements RemoteLockStore {
             throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
         }
         boolean forever = leaseMillis == 0;
-        long result;
+        Object[] result;
         try {
             result = connections.run(connection -> {
                 try (PreparedStatement statement = connection.prepareStatement(acquireSql)) {
@@ -103,19 +113,47 @@ final class JdbcLockStore implements RemoteLockStore {
                     statement.setString(3, StoredText.encode(owner.description()));
                     statement.setLong(4, forever ? infinite.leaseMillis() : leaseMillis);
                     statement.setBoolean(5, forever);
-                    return single(statement).getLong(1);
+                    statement.setString(6, ticket == null ? "" : ticket.id());
+                    statement.setLong(7, ticket == null ? 0 : ticket.order());
+                    statement.setLong(8, ticket == null ? 0 : ticket.leaseMillis());
+                    return (Object[]) single(statement).getArray(1).getArray();
                 }
             });
         } catch (SQLException e) {
             throw undone(keys, owner, unavailable("acquire " + keys, e));
         }
-        if (result > 0) {
+        long first = ((Number) result[0]).longValue();
+        if (first > 0) {
             if (forever) {
                 infinite.keep(keys, owner.id());
             }
-            return Attempt.taken(result);
+            return Attempt.taken(first);
         }
-        return Attempt.heldBy(keys.get((int) -result - 1));
+        return Attempt.heldBy(keys.get((int) -first - 1), ((Number) result[1]).longValue());
+    }
+
+    @Override
+    public long enqueue(List<String> keys, Ticket ticket) {
+        return call(() -> "queue a waiter for " + keys, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(enqueueSql)) {
+                statement.setArray(1, texts(connection, stored(keys)));
+                statement.setString(2, ticket.id());
+                statement.setLong(3, ticket.order());
+                statement.setLong(4, ticket.leaseMillis());
+                return single(statement).getLong(1);
+            }
+        });
+    }
+
+    @Override
+    public void dequeue(List<String> keys, String ticketId) {
+        call(() -> "take a waiter for " + keys + " out of the queues", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(dequeueSql)) {
+                statement.setArray(1, texts(connection, stored(keys)));
+                statement.setString(2, ticketId);
+                return single(statement).getInt(1);
+            }
+        });
     }
 
     /**

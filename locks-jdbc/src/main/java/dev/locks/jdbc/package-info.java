@@ -8,10 +8,15 @@
  * {@code locks_} by default):
  * <ul>
  *   <li>{@code locks_lock}: one row per held key (owner, its description, fencing token, acquired and expiry
- *       times by the database's clock, whether someone waits for it);</li>
- *   <li>{@code locks_fencing}: the sequence every fencing token comes from;</li>
- *   <li>{@code locks_acquire}, {@code locks_release}, {@code locks_renew}, {@code locks_force_release},
- *       {@code locks_purge}: the functions, one call per round trip, all-or-nothing;</li>
+ *       times by the database's clock, whether someone waits for it); a key longer than 1,000 bytes is stored
+ *       under a digest ({@code locks_key}), with the key as given beside it;</li>
+ *   <li>{@code locks_fencing}: the sequence the fencing tokens come from, each token at least the database's
+ *       clock in microseconds ({@code locks_next_token}), drawn once every row of its lease is taken;</li>
+ *   <li>{@code locks_waiter} and {@code locks_ticket}: the wait queue of each key across nodes (a ticket per
+ *       waiting acquire, expiring by the database's clock) and the sequence that orders the tickets;</li>
+ *   <li>{@code locks_acquire}, {@code locks_release}, {@code locks_renew}, {@code locks_enqueue},
+ *       {@code locks_dequeue}, {@code locks_force_release}, {@code locks_purge}: the functions, one call per
+ *       round trip, all-or-nothing;</li>
  *   <li>{@code locks_released}: the channel a release notifies, one notice per freed key that someone waits
  *       for (an uncontended release notifies nobody);</li>
  *   <li>{@code locks_value} and {@code locks_compute}: the compute cache's values ({@code bytea}, with their

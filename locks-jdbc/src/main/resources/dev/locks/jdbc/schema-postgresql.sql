@@ -1,5 +1,5 @@
 -- The schema of dev.locks:locks-jdbc on PostgreSQL (11 or later: sha256; tested on 15): the lock registry's table,
--- sequence and nine functions, and the compute cache's two tables and four functions.
+-- wait queue, two sequences and fourteen functions, and the compute cache's two tables and four functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
 -- default prefix; for another one replace every "locks_" in this file by it (the builders' initializeSchema
@@ -69,19 +69,76 @@ BEGIN
     RETURN v_token;
 END $$;
 
--- Takes every key for p_owner, all or none. Returns the fencing token (> 0), or -i when the i-th key
--- (1-based) is held by someone else; that key is then marked as waited for.
+-- The wait queues of the keys (SPEC 3, no starvation across nodes): a ticket per waiting acquire and key, oldest
+-- (lowest ticket_order) first. A ticket counts while expires_at lies ahead (its waiter refreshes it; one whose
+-- node died expires); expired ones are ignored, and deleted by locks_purge.
+CREATE TABLE IF NOT EXISTS locks_waiter (
+    lock_key     text COLLATE "C" NOT NULL, -- as stored in locks_lock (locks_key)
+    ticket_id    text        NOT NULL,
+    ticket_order bigint      NOT NULL,
+    expires_at   timestamptz NOT NULL,
+    PRIMARY KEY (lock_key, ticket_id)
+);
+
+CREATE INDEX IF NOT EXISTS locks_waiter_expires_at ON locks_waiter (expires_at);
+
+-- The order of new tickets.
+CREATE SEQUENCE IF NOT EXISTS locks_ticket AS bigint;
+
+-- The 1-based position of the first of p_keys (stored) for which a live ticket of another node than p_owner's,
+-- older than p_order (any, when p_order is 0), waits; null when none. Owner and ticket ids are
+-- "<node id>:<number>": a node orders its own waiters in its memory (SPEC 3), and a queue that also ordered them
+-- here could cross that order (a newer waiter, ahead in the node's memory, turned away by an older one's ticket,
+-- which waits behind it in memory: neither would ever go on).
+CREATE OR REPLACE FUNCTION locks_queued(p_keys text[], p_owner text, p_order bigint, p_now timestamptz)
+        RETURNS bigint LANGUAGE sql STABLE AS $$
+    SELECT u.i FROM unnest(p_keys) WITH ORDINALITY AS u(k, i)
+    WHERE EXISTS (SELECT 1 FROM locks_waiter w WHERE w.lock_key = u.k AND w.expires_at > p_now
+        AND left(w.ticket_id, length(p_owner) - length(substring(p_owner FROM '[^:]*$')))
+            <> left(p_owner, length(p_owner) - length(substring(p_owner FROM '[^:]*$')))
+        AND (p_order = 0 OR w.ticket_order < p_order))
+    ORDER BY u.i LIMIT 1
+$$;
+
+-- Takes p_ticket out of the queues of the keys p_keys (stored; p_full as given), and tells the next waiters of
+-- each free key whose queue still holds a live ticket: the key may now be theirs. Returns how many were told.
+CREATE OR REPLACE FUNCTION locks_leave(p_keys text[], p_full text[], p_ticket text, p_now timestamptz)
+        RETURNS int LANGUAGE plpgsql AS $$
+DECLARE
+    v_told int := 0;
+    r      record;
+BEGIN
+    FOR r IN DELETE FROM locks_waiter w USING unnest(p_keys, p_full) AS u(k, f)
+        WHERE w.lock_key = u.k AND w.ticket_id = p_ticket RETURNING u.k, u.f
+    LOOP
+        IF EXISTS (SELECT 1 FROM locks_waiter w WHERE w.lock_key = r.k AND w.expires_at > p_now)
+                AND NOT EXISTS (SELECT 1 FROM locks_lock l WHERE l.lock_key = r.k AND l.expires_at > p_now) THEN
+            PERFORM pg_notify('locks_released', locks_notice_key(r.k, r.f));
+            v_told := v_told + 1;
+        END IF;
+    END LOOP;
+    RETURN v_told;
+END $$;
+
+-- Takes every key for p_owner, all or none, unless one is held or a live ticket older than p_ticket's (any live
+-- ticket, for a caller without one: p_ticket '') waits for one. Returns {token} (> 0), or {-i, order} when the
+-- i-th key (1-based) is in the way; a held key is then marked as waited for. Taken: p_ticket leaves the keys'
+-- queues (and a key whose queue still holds others is marked as waited for, so that its release tells them).
+-- Not taken, with a ticket: it is placed (p_order kept once it has one, else a new order) in the queues of keys
+-- 1..i, refreshed for p_ticket_ms, and taken out of the later ones, whose next waiters are told.
 -- The token is drawn only once every row is taken (the INSERT may wait for another transaction's row): a token
 -- drawn before that wait could be older than the token of a lease that took and released one of the keys
 -- meanwhile.
 CREATE OR REPLACE FUNCTION locks_acquire(p_keys text[], p_owner text, p_desc text, p_lease_ms bigint,
-        p_infinite boolean) RETURNS bigint LANGUAGE plpgsql AS $$
+        p_infinite boolean, p_ticket text, p_order bigint, p_ticket_ms bigint) RETURNS bigint[]
+        LANGUAGE plpgsql AS $$
 DECLARE
-    v_now   timestamptz := clock_timestamp();
-    v_full  text[] := p_keys;
-    v_token bigint;
-    v_taken int;
-    v_held  bigint;
+    v_now     timestamptz := clock_timestamp();
+    v_full    text[] := p_keys;
+    v_token   bigint;
+    v_taken   int;
+    v_blocked bigint;
+    v_order   bigint;
 BEGIN
     p_keys := locks_keys(p_keys);
     INSERT INTO locks_lock AS l (lock_key, full_key, owner_id, owner_desc, token, acquired_at, expires_at,
@@ -96,22 +153,61 @@ BEGIN
             full_key = excluded.full_key
         WHERE l.expires_at <= v_now OR l.owner_id = p_owner; -- the same owner again: a retried call
     GET DIAGNOSTICS v_taken = ROW_COUNT;
-    IF v_taken = cardinality(p_keys) THEN
+    v_blocked := locks_queued(p_keys, p_owner, p_order, v_now);
+    IF v_taken = cardinality(p_keys) AND v_blocked IS NULL THEN
         v_token := locks_next_token();
-        UPDATE locks_lock SET token = v_token WHERE lock_key = ANY (p_keys);
-        RETURN v_token;
+        UPDATE locks_lock l SET token = v_token, waited = l.waited OR EXISTS (SELECT 1 FROM locks_waiter w
+            WHERE w.lock_key = l.lock_key AND w.ticket_id <> p_ticket AND w.expires_at > v_now)
+        WHERE l.lock_key = ANY (p_keys);
+        IF p_ticket <> '' THEN
+            DELETE FROM locks_waiter WHERE lock_key = ANY (p_keys) AND ticket_id = p_ticket;
+        END IF;
+        RETURN ARRAY[v_token];
     END IF;
     -- not all: take nothing (the rows stay locked by this transaction until it ends, a moment from now)
     DELETE FROM locks_lock WHERE lock_key = ANY (p_keys) AND owner_id = p_owner;
-    SELECT u.i INTO v_held
+    SELECT u.i INTO v_taken
     FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) JOIN locks_lock l ON l.lock_key = u.k
     ORDER BY u.i LIMIT 1;
-    IF v_held IS NULL THEN
-        RETURN -1; -- freed meanwhile: the caller tries again
+    IF v_taken IS NOT NULL AND (v_blocked IS NULL OR v_taken <= v_blocked) THEN
+        v_blocked := v_taken;
+        UPDATE locks_lock SET waited = true WHERE lock_key = p_keys[v_blocked] AND NOT waited;
     END IF;
-    UPDATE locks_lock SET waited = true WHERE lock_key = p_keys[v_held] AND NOT waited;
-    RETURN -v_held;
+    IF v_blocked IS NULL THEN
+        RETURN ARRAY[-1, 0]; -- freed meanwhile: the caller tries again
+    END IF;
+    IF p_ticket = '' THEN
+        RETURN ARRAY[-v_blocked, 0];
+    END IF;
+    v_order := CASE WHEN p_order > 0 THEN p_order ELSE nextval('locks_ticket') END;
+    INSERT INTO locks_waiter AS w (lock_key, ticket_id, ticket_order, expires_at)
+    SELECT u.k, p_ticket, v_order, v_now + p_ticket_ms * interval '1 millisecond'
+    FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) WHERE u.i <= v_blocked
+    ON CONFLICT (lock_key, ticket_id) DO UPDATE SET expires_at = excluded.expires_at;
+    IF v_blocked < cardinality(p_keys) THEN
+        PERFORM locks_leave(p_keys[v_blocked + 1:], v_full[v_blocked + 1:], p_ticket, v_now);
+    END IF;
+    RETURN ARRAY[-v_blocked, v_order];
 END $$;
+
+-- Places p_ticket in the queues of p_keys, or refreshes it there for p_ticket_ms (p_order kept once it has one,
+-- 0 for a new one), without trying to take them. Returns the ticket's order.
+CREATE OR REPLACE FUNCTION locks_enqueue(p_keys text[], p_ticket text, p_order bigint, p_ticket_ms bigint)
+        RETURNS bigint LANGUAGE plpgsql AS $$
+DECLARE
+    v_order bigint := CASE WHEN p_order > 0 THEN p_order ELSE nextval('locks_ticket') END;
+BEGIN
+    INSERT INTO locks_waiter AS w (lock_key, ticket_id, ticket_order, expires_at)
+    SELECT k, p_ticket, v_order, clock_timestamp() + p_ticket_ms * interval '1 millisecond'
+    FROM unnest(locks_keys(p_keys)) AS k ORDER BY k COLLATE "C"
+    ON CONFLICT (lock_key, ticket_id) DO UPDATE SET expires_at = excluded.expires_at;
+    RETURN v_order;
+END $$;
+
+-- Takes p_ticket out of the queues of p_keys: its waiter gave up. Returns how many next waiters were told.
+CREATE OR REPLACE FUNCTION locks_dequeue(p_keys text[], p_ticket text) RETURNS int LANGUAGE sql AS $$
+    SELECT locks_leave(locks_keys(p_keys), p_keys, p_ticket, clock_timestamp())
+$$;
 
 -- Releases each key that its owner still holds and notifies those someone waits for. Returns the 1-based
 -- positions of the keys their owner no longer held (expired or taken).
@@ -177,7 +273,7 @@ BEGIN
 END $$;
 
 -- Deletes up to p_limit expired locks (a crashed node's, say; they no longer block anyone) and notifies
--- those someone waits for. Returns how many.
+-- those someone waits for, and up to p_limit expired tickets. Returns how many locks.
 CREATE OR REPLACE FUNCTION locks_purge(p_limit int) RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
     v_count int := 0;
@@ -196,6 +292,10 @@ BEGIN
             PERFORM pg_notify('locks_released', locks_notice_key(r.lock_key, r.full_key));
         END IF;
     END LOOP;
+    DELETE FROM locks_waiter w USING (
+        SELECT e.lock_key, e.ticket_id FROM locks_waiter e WHERE e.expires_at <= clock_timestamp()
+        LIMIT p_limit FOR UPDATE SKIP LOCKED) old
+    WHERE w.lock_key = old.lock_key AND w.ticket_id = old.ticket_id AND w.expires_at <= clock_timestamp();
     RETURN v_count;
 END $$;
 

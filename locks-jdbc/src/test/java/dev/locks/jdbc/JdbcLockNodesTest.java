@@ -435,6 +435,41 @@ class JdbcLockNodesTest {
         assertThat(a.forceRelease(fourByte)).isFalse();
     }
 
+    /**
+     * Issue 27, observation 14 (SPEC 3, bounded bypass across nodes): node A releases a key and takes it again at
+     * once, in a loop, while a waiter on node B (its own data source) waits for it. The waiter must get the key
+     * within a few of A's cycles: its ticket in the key's queue turns A's next call away. Without queues A's
+     * next call re-took the key a millisecond after its release, ahead of the waiter, for as long as it went on.
+     */
+    @Test
+    void theLongestWaiterOnAnotherNodeShouldGetTheKeyBeforeTheReleasingNodesNextCall() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node(JdbcLockRegistry.builder(postgres.server().dataSource()));
+        awaitListening(a);
+        awaitListening(b);
+        AcquireOptions patient = AcquireOptions.defaults().withInfiniteRetries().withWaitTime(BOUND);
+        List<Integer> bypasses = new ArrayList<>();
+        for (int round = 0; round < 20; round++) {
+            String key = "fair-" + round;
+            AtomicInteger cycles = new AtomicInteger();
+            Lease held = a.acquire(List.of(key));
+            Future<Integer> waiter = threads.submit(() -> {
+                try (Lease lease = b.acquire(List.of(key), patient)) {
+                    return cycles.get(); // how many times A took the key again before the waiter got it
+                }
+            });
+            await().atMost(BOUND).until(() -> waited(key));
+            while (!waiter.isDone() && cycles.get() < 100) {
+                held.close();
+                held = a.acquire(List.of(key), patient);
+                cycles.incrementAndGet();
+            }
+            held.close();
+            bypasses.add(waiter.get(BOUND.toSeconds(), TimeUnit.SECONDS));
+        }
+        assertThat(bypasses).as("A's re-takes ahead of the waiter, per round").allMatch(n -> n <= 3);
+    }
+
     /** {@code count} random code points from {@code first} to {@code last}, seeded: the same on every run. */
     static String randomKey(int first, int last, int count) {
         java.util.Random random = new java.util.Random(27 + first);

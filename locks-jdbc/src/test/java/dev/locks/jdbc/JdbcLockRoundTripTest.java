@@ -51,7 +51,7 @@ class JdbcLockRoundTripTest {
         lease.close();
         List<String> release = lockStatements();
 
-        assertThat(acquire).containsExactly("SELECT locks_acquire(?, ?, ?, ?, ?)");
+        assertThat(acquire).containsExactly("SELECT locks_acquire(?, ?, ?, ?, ?, ?, ?, ?)");
         assertThat(release).containsExactly("SELECT locks_release(?, ?)");
     }
 
@@ -70,7 +70,7 @@ class JdbcLockRoundTripTest {
             try (Lease held = registry.acquire(keys)) {
                 counting.reset();
                 assertThat(other.tryAcquire(keys)).isEmpty();
-                assertThat(lockStatements()).containsExactly("SELECT locks_acquire(?, ?, ?, ?, ?)");
+                assertThat(lockStatements()).containsExactly("SELECT locks_acquire(?, ?, ?, ?, ?, ?, ?, ?)");
             }
         }
     }

@@ -34,7 +34,7 @@ public final class PostgresServerExtension implements BeforeAllCallback, BeforeE
         try (Connection connection = server.connect(); Statement statement = connection.createStatement()) {
             statement.execute("DO $$ DECLARE t text; BEGIN FOR t IN SELECT tablename FROM pg_tables"
                     + " WHERE schemaname = 'public' AND (tablename LIKE '%lock' OR tablename LIKE '%\\_value'"
-                    + " OR tablename LIKE '%\\_compute') LOOP"
+                    + " OR tablename LIKE '%\\_compute' OR tablename LIKE '%\\_waiter') LOOP"
                     + " EXECUTE 'TRUNCATE ' || quote_ident(t); END LOOP; END $$");
         }
     }
