@@ -40,8 +40,9 @@ import javax.sql.DataSource;
  *       abandoned call) and nothing it would have done happens later. Both are set back as they were before the
  *       connection goes back to the application's pool.</li>
  *   <li><b>Callers wait their turn.</b> A caller that finds every connection busy queues, and the connections are
- *       handed over in arrival order; it fails only when no connection came back within the timeout (the database
- *       stopped answering), never merely because many callers queue: a busy node is not an outage. A health
+ *       handed over in arrival order. While calls are in flight on them (each ends within the network timeout)
+ *       it waits its turn: a busy node is not an outage. It fails when an attempt to open a connection failed, or
+ *       when no call was in flight and none came back within the timeout (the database stopped answering). A health
  *       {@linkplain #ping() ping} goes to the head of the queue, and concurrent pings share one round trip.</li>
  *   <li><b>A call whose outcome is unknown</b> (sent, never answered: a paused server) may still run when the
  *       server comes back. Its server process is remembered, and {@link #afterAbandoned} runs an undo only once
@@ -109,6 +110,8 @@ final class OwnConnections implements AutoCloseable {
     /** Server processes of calls whose outcome is unknown, not known to be gone yet. */
     private final Deque<Own> abandoned = new ArrayDeque<>();
     private int open;
+    /** How many are lent to calls in flight (each bounded by the network timeout). */
+    private int lent;
     private long failures;
     private long lastReturnNanos = System.nanoTime();
     private SQLException lastFailure;
@@ -268,8 +271,8 @@ final class OwnConnections implements AutoCloseable {
 
     /**
      * A connection: an idle one when nobody waits before the caller, else the next one given back in the caller's
-     * turn. It fails when no connection came back within the timeout, or an attempt to open one failed while it
-     * waited. An interrupted caller still gets one (a round trip never fails because the caller's interrupt status
+     * turn. It fails when an attempt to open one failed while it waited, or when no call was in flight and no
+     * connection came back within the timeout. An interrupted caller still gets one (a round trip never fails because the caller's interrupt status
      * is set); its interrupt status is kept.
      *
      * @param first whether to go before every waiting caller (a health ping, or the second try of a call)
@@ -287,6 +290,7 @@ final class OwnConnections implements AutoCloseable {
             if (first || waiters.isEmpty()) {
                 Own own = idle.pollFirst();
                 if (own != null) {
+                    lent++;
                     return own;
                 }
             }
@@ -312,10 +316,13 @@ final class OwnConnections implements AutoCloseable {
                         throw new SQLException("could not open a connection: " + lastFailure.getMessage(), "08001",
                                 lastFailure);
                     }
-                    // waiting behind busy connections is not an outage: only a wait in which none came back is
-                    long left = Math.max(began, lastReturnNanos) + timeoutNanos - System.nanoTime();
+                    // waiting behind calls in flight is not an outage (each of them ends within the network
+                    // timeout, and a connection that failed is opened again, or fails this wait): only a wait in which
+                    // no call was in flight and no connection came back is
+                    long left = lent > 0 ? timeoutNanos
+                            : Math.max(began, lastReturnNanos) + timeoutNanos - System.nanoTime();
                     if (left <= 0) {
-                        throw new SQLTimeoutException("none of its own connections came back within "
+                        throw new SQLTimeoutException("none of its own connections could be had within "
                                 + timeoutMillis + " ms" + (lastFailure == null ? ""
                                         : " (last failure: " + lastFailure.getMessage() + ")"), "08001");
                     }
@@ -359,6 +366,7 @@ final class OwnConnections implements AutoCloseable {
         Waiter next = waiters.pollFirst();
         if (next != null) {
             next.handed = own;
+            lent++;
             next.handedOver.signal();
         } else if (opened) {
             idle.addLast(own);
@@ -450,6 +458,7 @@ final class OwnConnections implements AutoCloseable {
         List<Own> discarded = List.of();
         lock.lock();
         try {
+            lent--;
             if (healthy && !closed) {
                 lastReturnNanos = System.nanoTime();
                 handOver(own, false);
