@@ -98,7 +98,7 @@ public final class LockEngine implements AutoCloseable {
         this.defaultTimeoutNanos = timeoutNanos(settings.defaults());
         this.queues = new WaitQueues(store == null);
         this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
-                ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()));
+                ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()), store != null);
         this.listing = new Listing(table, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
         this.backing = store == null ? new MemoryBacking(table, clock, observer, listing)

@@ -24,21 +24,43 @@ final class LockTable {
     private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
     private final StaleRemovals staleRemovals;
     private final WaitQueues queues;
+    /** The longest {@link #STORE_MARGIN_FRACTION} of a lease a holder gives up: 100 ms. */
+    static final long MAX_STORE_MARGIN_NANOS = 100_000_000L;
+
+    /**
+     * The share of a store-backed lease that its holder gives up, at most {@link #MAX_STORE_MARGIN_NANOS}: the
+     * holder counts its lease from the time it sent the acquire or renewal (never later than the store applied
+     * it), but the store ends it by its own clock (Redis's and the database's wall clock, at millisecond
+     * precision), which may run faster than this node's monotonic clock or be stepped; so {@code isHeld()}
+     * turns false a little before the store may hand the key to another node, not a little after.
+     */
+    static final int STORE_MARGIN_FRACTION = 20;
+
     private final long infiniteLeaseNanos;
+    private final boolean storeBacked;
 
     /**
      * @param infiniteLeaseNanos the lease under which a store holds an infinite lock timeout, so that the
      *        holder's lease too lasts only as long as the store confirmed it; {@link Long#MAX_VALUE} in memory
+     * @param storeBacked whether the leases are the store's (which ends them by its own clock), not this table's
      */
-    LockTable(StaleRemovals staleRemovals, WaitQueues queues, long infiniteLeaseNanos) {
+    LockTable(StaleRemovals staleRemovals, WaitQueues queues, long infiniteLeaseNanos, boolean storeBacked) {
         this.staleRemovals = staleRemovals;
         this.queues = queues;
         this.infiniteLeaseNanos = infiniteLeaseNanos;
+        this.storeBacked = storeBacked;
     }
 
-    /** How long a lease of this lock timeout lasts unless renewed: the timeout, or the store's lease. */
+    /**
+     * How long a lease of this lock timeout lasts, as its holder sees it, unless renewed: the timeout, or the
+     * store's lease; in front of a store, less a safety margin ({@link #STORE_MARGIN_FRACTION}).
+     */
     long leaseNanos(long timeoutNanos) {
-        return timeoutNanos == Long.MAX_VALUE ? infiniteLeaseNanos : timeoutNanos;
+        long lease = timeoutNanos == Long.MAX_VALUE ? infiniteLeaseNanos : timeoutNanos;
+        if (!storeBacked || lease == Long.MAX_VALUE) {
+            return lease;
+        }
+        return lease - Math.min(lease / STORE_MARGIN_FRACTION, MAX_STORE_MARGIN_NANOS);
     }
 
     /** What {@link #takeSolo} returns when the caller holds the key already: re-enter it with a lease. */

@@ -18,7 +18,7 @@ class LockTableTest {
     private final LockEngine engine = new LockEngine(new LockEngine.Settings("local", AcquireOptions.defaults(),
             Duration.ZERO, 100, false, clock, LocksObserver.NONE));
     private final WaitQueues queues = new WaitQueues(true);
-    private final LockTable table = new LockTable((entry, reason, by) -> { }, queues, Long.MAX_VALUE);
+    private final LockTable table = new LockTable((entry, reason, by) -> { }, queues, Long.MAX_VALUE, false);
 
     private LockEntry take(String key, long timeoutNanos) {
         TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime(), timeoutNanos, null);
@@ -39,6 +39,21 @@ class LockTableTest {
         assertThat(table.removeIfStale(entry, judgedAt, Remover.SWEEP)).isFalse();
         assertThat(table.get("k")).isSameAs(entry);
         assertThat(entry.isLost()).isFalse();
+    }
+
+    /**
+     * Issue 27, observation 12: a holder whose store ends its lease by the store's own clock believes in a little
+     * less than the store grants, so that {@code isHeld()} turns false before the store may give the key away.
+     */
+    @Test
+    void storeBackedLeaseShouldEndASafetyMarginBeforeTheStoreEndsIt() {
+        LockTable store = new LockTable((entry, reason, by) -> { }, queues, 30 * SECOND, true);
+        assertThat(store.leaseNanos(SECOND)).isEqualTo(SECOND - SECOND / 20);
+        assertThat(store.leaseNanos(3 * SECOND)).as("at most 100 ms").isEqualTo(3 * SECOND - 100_000_000L);
+        assertThat(store.leaseNanos(Long.MAX_VALUE)).as("an infinite timeout under the store's lease")
+                .isEqualTo(30 * SECOND - 100_000_000L);
+        assertThat(table.leaseNanos(SECOND)).as("in memory the table is the store: no margin").isEqualTo(SECOND);
+        assertThat(table.leaseNanos(Long.MAX_VALUE)).isEqualTo(Long.MAX_VALUE);
     }
 
     @Test
