@@ -95,15 +95,16 @@ class RedisClusterShardPauseTest {
 
     @Test
     void theWatchdogShouldKeepRenewingTheKeysOnTheOtherShards() throws Exception {
-        AcquireOptions short3s = ONCE.withLockTimeout(Duration.ofSeconds(3));
+        // renewed every 1.7 s, each pass waiting 500 ms for the paused master: margin for a loaded machine
+        AcquireOptions short5s = ONCE.withLockTimeout(Duration.ofSeconds(5));
         try (RedisLockRegistry holder = RedisLockRegistry.builder(cluster.newConnectionFactory()).watchdog(true)
                 .build();
                 RedisLockRegistry other = RedisLockRegistry.builder(cluster.newConnectionFactory()).build()) {
-            Lease everywhere = settled(holder, allKeys(), short3s); // renewed in the same batch as the next
-            Lease healthy = settled(holder, healthyOnly(), short3s);
+            Lease everywhere = settled(holder, allKeys(), short5s); // renewed in the same batch as the next
+            Lease healthy = settled(holder, healthyOnly(), short5s);
             cluster.pause(paused);
             try {
-                long until = System.nanoTime() + Duration.ofSeconds(6).toNanos(); // twice the lock timeout
+                long until = System.nanoTime() + Duration.ofSeconds(8).toNanos(); // longer than the lock timeout
                 while (System.nanoTime() < until) {
                     assertThat(healthy.isHeld()).as("a lease on the healthy shards stays held").isTrue();
                     for (String key : healthyKeys()) {
@@ -111,7 +112,7 @@ class RedisClusterShardPauseTest {
                         taken.ifPresent(Lease::close);
                         assertThat(taken).as("renewed on its healthy shard, never free: " + key).isEmpty();
                     }
-                    Thread.sleep(200);
+                    Thread.sleep(500);
                 }
             } finally {
                 cluster.resume(paused);
