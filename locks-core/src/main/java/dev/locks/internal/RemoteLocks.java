@@ -3,6 +3,7 @@ package dev.locks.internal;
 import dev.locks.HeldLock;
 import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
+import dev.locks.spi.PartlyUnavailableException;
 import dev.locks.spi.RemoteLockStore;
 import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Ownership;
@@ -29,7 +30,7 @@ final class RemoteLocks implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(RemoteLocks.class.getName());
     /** The first pause before a failed release is tried again; it doubles up to {@link #MAX_RETRY_NANOS}. */
     static final long FIRST_RETRY_NANOS = 50_000_000L;
-    static final long MAX_RETRY_NANOS = 2_000_000_000L;
+    static final long MAX_RETRY_NANOS = 1_000_000_000L;
 
     private final RemoteLockStore store;
     private final LocksClock clock;
@@ -41,12 +42,14 @@ final class RemoteLocks implements AutoCloseable {
     private final RemoteWaiters waiters;
     private final boolean notified;
     private final long infiniteLeaseMillis;
+    private final StoreRetries retries;
 
     /** @param maintenance the engine's background thread, which retries releases that failed */
     RemoteLocks(RemoteLockStore store, LocksClock clock, Maintenance maintenance, WaitQueues queues) {
         this.store = store;
         this.clock = clock;
         this.maintenance = maintenance;
+        this.retries = new StoreRetries(store, clock, maintenance);
         this.waiters = new RemoteWaiters(queues);
         this.infiniteLeaseMillis = store.infiniteLeaseMillis();
         this.node = ProcessHandle.current().pid() + "@" + hostName();
@@ -98,8 +101,13 @@ final class RemoteLocks implements AutoCloseable {
         }
         RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId,
                 Thread.currentThread().getName() + " @ " + node);
-        Attempt attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos),
-                waiter == null ? null : ticket(waiter));
+        Attempt attempt;
+        try {
+            attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos), waiter == null ? null : ticket(waiter));
+        } catch (PartlyUnavailableException e) {
+            undoLater(created, e.unreached(), lease.ownerId, timeoutNanos);
+            throw e;
+        }
         if (waiter != null) {
             waiter.remoteKeys.removeAll(created); // placed again below, up to the key in its way
         }
@@ -131,6 +139,8 @@ final class RemoteLocks implements AutoCloseable {
                 placed(waiter, order, keys);
             }
         } catch (RuntimeException e) { // best effort: the acquire goes on, only its place is lost
+            // it may be placed in some of the queues (a store spread over shards): its removal covers them
+            waiter.remoteKeys.addAll(keys);
             LOG.log(Level.DEBUG, () -> "could not queue a waiter for " + keys + " in the lock store", e);
         }
     }
@@ -151,14 +161,23 @@ final class RemoteLocks implements AutoCloseable {
         waiter.remoteKeys.clear();
         try {
             store.dequeue(keys, waiter.remoteId);
-        } catch (RuntimeException e) { // called in a finally: never hides what ended the wait
+        } catch (LockUnavailableException e) { // called in a finally: never hides what ended the wait
+            Set<String> unreached = StoreRetries.unreached(e);
+            List<String> left = unreached == null ? keys : keys.stream().filter(unreached::contains).toList();
+            LOG.log(Level.DEBUG, () -> "could not take a waiter for " + left + " out of the lock store's queues; "
+                    + "retrying in the background until it gets through or the ticket expired", e);
+            retries.dequeue(left, waiter.remoteId, clock.nanoTime() + TICKET_LEASE_MILLIS * 1_000_000);
+        } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, () -> "could not take a waiter for " + keys + " out of the lock store's queues; "
                     + "its ticket expires", e);
         }
     }
 
-    /** How long a waiter's ticket counts in the store unless refreshed, and when it is refreshed. */
-    static final long TICKET_LEASE_MILLIS = 6_000;
+    /**
+     * How long a waiter's ticket counts in the store unless refreshed, and when it is refreshed: short, so that a
+     * ticket whose removal was lost (its shard failed over, say) holds newcomers up for seconds at most.
+     */
+    static final long TICKET_LEASE_MILLIS = 3_000;
     static final long TICKET_REFRESH_NANOS = TICKET_LEASE_MILLIS * 1_000_000 / 3;
 
     private RemoteLockStore.Ticket ticket(Waiter waiter) {
@@ -189,33 +208,40 @@ final class RemoteLocks implements AutoCloseable {
         try {
             return store.release(ownerships(entries));
         } catch (LockUnavailableException e) {
+            Set<String> unreached = StoreRetries.unreached(e);
+            List<LockEntry> left = entries.stream()
+                    .filter(entry -> unreached == null || unreached.contains(entry.key())).toList();
             if (maintenance.isClosed()) { // the registry is closing: nothing is left to retry it
-                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(entries))
+                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(left))
                         + " in the lock store; they expire after their lease", e);
-                return Set.of();
+            } else {
+                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(left)) + " in the lock store;"
+                        + " retrying in the background until it succeeds or their lease ran out", e);
+                for (LockEntry entry : left) { // an infinite lock timeout: the store's lease, renewed no more
+                    long expires = entry.expiresNanos();
+                    retries.release(ownerships(List.of(entry)), expires == Long.MAX_VALUE
+                            ? clock.nanoTime() + infiniteLeaseMillis * 1_000_000 : expires);
+                }
             }
-            LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keys(entries))
-                    + " in the lock store; retrying in the background until it succeeds or their lease ran out", e);
-            retryRelease(List.copyOf(entries), FIRST_RETRY_NANOS);
-            return Set.of();
+            return e instanceof PartlyUnavailableException partly ? partly.lost() : Set.of();
         }
     }
 
-    /** Releases again, after {@code delayNanos}, those of {@code entries} whose lease has not run out. */
-    private void retryRelease(List<LockEntry> entries, long delayNanos) {
-        maintenance.after(delayNanos, () -> {
-            long now = clock.nanoTime();
-            List<LockEntry> left = entries.stream().filter(entry -> !entry.isExpired(now)).toList();
-            if (left.isEmpty()) {
-                return; // expired in the store by now: nothing left to free
+    /**
+     * An acquire that failed part-way could not be undone on {@code unreached} of its keys (a shard could not be
+     * reached): they are released in the background until it gets through or their lease would have run out.
+     */
+    private void undoLater(List<String> keys, Set<String> unreached, String ownerId, long timeoutNanos) {
+        List<Ownership> left = new ArrayList<>(unreached.size());
+        for (String key : keys) {
+            if (unreached.contains(key)) {
+                left.add(new Ownership(key, ownerId, 0));
             }
-            try {
-                store.release(ownerships(left));
-                LOG.log(Level.INFO, () -> "released " + Keys.describe(keys(left)) + " in the lock store, late");
-            } catch (LockUnavailableException e) {
-                retryRelease(left, Math.min(2 * delayNanos, MAX_RETRY_NANOS));
-            }
-        });
+        }
+        if (!left.isEmpty()) {
+            long leaseNanos = timeoutNanos == Nanos.NEVER ? infiniteLeaseMillis * 1_000_000 : timeoutNanos;
+            retries.release(left, clock.nanoTime() + leaseNanos);
+        }
     }
 
     /**
@@ -235,8 +261,15 @@ final class RemoteLocks implements AutoCloseable {
     private void renew(List<LockEntry> entries, LockTable table, long nextRetryNanos) {
         long sent = clock.nanoTime();
         Set<String> lost;
+        Set<String> unreached = Set.of();
         try {
             lost = store.renew(ownerships(entries));
+        } catch (PartlyUnavailableException e) { // the keys on the shards it reached are renewed
+            LOG.log(Level.WARNING, () -> "could not renew " + e.unreached().size() + " of " + entries.size()
+                    + " locks in the lock store; their leases end as last confirmed unless a later renewal gets"
+                    + " through in time", e);
+            lost = e.lost();
+            unreached = e.unreached();
         } catch (LockUnavailableException e) {
             LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store; "
                     + "trying again until it gets through or their confirmed leases have run out", e);
@@ -245,6 +278,9 @@ final class RemoteLocks implements AutoCloseable {
         }
         long answered = clock.nanoTime();
         for (LockEntry entry : entries) {
+            if (unreached.contains(entry.key())) {
+                continue;
+            }
             if (lost.contains(entry.key())) {
                 entry.markLost();
             } else {

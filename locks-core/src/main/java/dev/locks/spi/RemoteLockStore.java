@@ -13,7 +13,9 @@ import java.util.function.Consumer;
  * owner per lease; keys are passed without any storage prefix (the store applies its own).
  *
  * <p>Every method that talks to the store throws {@link dev.locks.LockUnavailableException} when the store
- * cannot be reached; nothing is then left taken.
+ * cannot be reached; nothing is then left taken. A store spread over servers that reached only some of a call's
+ * keys throws a {@link PartlyUnavailableException} naming the others (and, from {@link #tryAcquire}, the keys it
+ * could not undo): the engine then retries only those, in the background.
  */
 public interface RemoteLockStore extends AutoCloseable {
 

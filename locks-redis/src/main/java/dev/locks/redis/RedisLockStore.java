@@ -1,6 +1,7 @@
 package dev.locks.redis;
 
 import dev.locks.LockUnavailableException;
+import dev.locks.spi.PartlyUnavailableException;
 import dev.locks.spi.RemoteLockStore;
 import dev.locks.support.StoreKeys;
 import java.lang.System.Logger.Level;
@@ -13,11 +14,11 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -85,6 +86,12 @@ final class RedisLockStore implements RemoteLockStore {
     private final long infiniteLeaseMillis;
     private final RedisRoundTrip roundTrip;
     private ReleaseSubscription subscription;
+    /** On a cluster, the threads that send a multi-slot release, renewal or ticket removal's slots at once. */
+    private final ExecutorService slotThreads = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "locks-redis-slots");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     /** A store whose infinite lock timeouts are held under the default lease ({@link RedisLockRegistry.Builder#lease}). */
     RedisLockStore(RedisConnectionFactory factory, String keyPrefix, boolean notify) {
@@ -149,14 +156,55 @@ final class RedisLockStore implements RemoteLockStore {
 
     /** {@code command} once per slot of {@code keys} (once off a cluster): the union of the keys it says were lost. */
     private Set<String> perSlot(List<Ownership> keys, Function<List<Ownership>, Set<String>> command) {
-        if (!onCluster()) {
-            return command.apply(keys);
+        return onCluster() ? eachSlot(keys, Ownership::key, command) : command.apply(keys);
+    }
+
+    /**
+     * On a cluster, {@code command} once per slot of {@code items}, each slot on its own: the slots go out at once
+     * (each but the first on a thread of {@link #slotThreads}), so that a shard that fails, or does not answer
+     * until the command timeout, holds up none of the others, whose keys are released or renewed whatever it
+     * does. The union of the keys the calls say were lost; when some slots' calls failed, a
+     * {@link PartlyUnavailableException} naming their keys (and the lost ones of the others), for the engine to
+     * retry only those. One slot is one call on this thread, and its failure a plain one.
+     */
+    private <T> Set<String> eachSlot(List<T> items, Function<T, String> keyOf, Function<List<T>, Set<String>> command) {
+        List<List<T>> groups = ClusterSlots.bySlot(items, item -> space.lock(keyOf.apply(item)));
+        if (groups.size() == 1) {
+            return command.apply(groups.get(0));
+        }
+        List<CompletableFuture<Set<String>>> others = new ArrayList<>(groups.size() - 1);
+        for (List<T> group : groups.subList(1, groups.size())) {
+            others.add(CompletableFuture.supplyAsync(() -> command.apply(group), this::onSlotThread));
         }
         Set<String> lost = new LinkedHashSet<>();
-        for (List<Ownership> group : ClusterSlots.bySlot(keys, ownership -> space.lock(ownership.key()))) {
-            lost.addAll(command.apply(group));
+        Set<String> unreached = new LinkedHashSet<>();
+        LockUnavailableException failure = null;
+        for (int i = 0; i < groups.size(); i++) {
+            try {
+                lost.addAll(i == 0 ? command.apply(groups.get(0)) : others.get(i - 1).join());
+            } catch (LockUnavailableException | CompletionException e) {
+                if (!(e instanceof LockUnavailableException) && !(e.getCause() instanceof LockUnavailableException)) {
+                    throw e.getCause() instanceof RuntimeException cause ? cause : e;
+                }
+                failure = failure != null ? failure
+                        : (LockUnavailableException) (e instanceof LockUnavailableException ? e : e.getCause());
+                groups.get(i).forEach(item -> unreached.add(keyOf.apply(item)));
+            }
+        }
+        if (failure != null) {
+            throw new PartlyUnavailableException(failure.getMessage() + " (" + unreached.size() + " of "
+                    + items.size() + " keys; those on the other shards were done)", failure, unreached, lost);
         }
         return lost;
+    }
+
+    /** Runs a slot's call on a thread of {@link #slotThreads}; on the caller's once the store is closed. */
+    private void onSlotThread(Runnable call) {
+        try {
+            slotThreads.execute(call);
+        } catch (RejectedExecutionException closed) {
+            call.run();
+        }
     }
 
     @Override
@@ -227,7 +275,7 @@ final class RedisLockStore implements RemoteLockStore {
             }
             return Attempt.taken(token);
         } catch (DataAccessException e) {
-            throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
+            throw undone(keys, unavailable("acquire " + StoreKeys.describe(keys), e));
         }
     }
 
@@ -243,12 +291,31 @@ final class RedisLockStore implements RemoteLockStore {
         return held != null && held == group.size();
     }
 
-    /** Releases the groups a multi-slot acquire took, and queues its ticket (if any) there again. */
+    /**
+     * Releases the groups a multi-slot acquire took (every slot on its own: a failing shard's keys throw, for the
+     * engine to release later), and queues its ticket (if any) there again, best effort: a ticket not placed
+     * only loses its place.
+     */
     private void giveBack(List<List<String>> taken, Owner owner, Ticket ticket) {
-        for (List<String> group : taken) {
-            release(ownerships(group, owner));
-            if (ticket != null && ticket.order() > 0) {
-                enqueue(group, ticket);
+        if (taken.isEmpty()) {
+            return;
+        }
+        List<String> keys = taken.stream().flatMap(List::stream).toList();
+        try {
+            release(ownerships(keys, owner));
+        } catch (PartlyUnavailableException e) {
+            throw e;
+        } catch (LockUnavailableException e) { // one slot, unreached: the engine releases it later
+            throw new PartlyUnavailableException(e.getMessage(), e, new LinkedHashSet<>(keys), Set.of());
+        }
+        if (ticket != null && ticket.order() > 0) {
+            for (List<String> group : taken) {
+                try {
+                    enqueue(group, ticket);
+                } catch (LockUnavailableException placeLost) {
+                    LOG.log(Level.DEBUG, () -> "could not queue a waiter for " + StoreKeys.describe(group) + " again",
+                            placeLost);
+                }
             }
         }
     }
@@ -277,7 +344,7 @@ final class RedisLockStore implements RemoteLockStore {
                     Long.toString(floor), clock ? "1" : "0"),
                     () -> releaseQuietly(group, owner));
         } catch (DataAccessException e) {
-            throw undone(keys, owner, unavailable("acquire " + StoreKeys.describe(keys), e));
+            throw undone(keys, unavailable("acquire " + StoreKeys.describe(keys), e));
         }
         long code = (Long) result.get(0);
         return code > 0 ? Attempt.taken(code)
@@ -306,15 +373,22 @@ final class RedisLockStore implements RemoteLockStore {
         return order;
     }
 
+    /** Once per slot on a cluster, every slot on its own: a failing shard's keys are named by the exception. */
     @Override
     public void dequeue(List<String> keys, String ticketId) {
         if (keys.isEmpty()) {
             return;
         }
-        for (List<String> group : groups(keys)) {
-            call(() -> "take a waiter for " + StoreKeys.describe(keys) + " out of their queues", () -> redis.execute(
+        Function<List<String>, Set<String>> dequeue = group -> {
+            call(() -> "take a waiter for " + StoreKeys.describe(group) + " out of their queues", () -> redis.execute(
                     script(LockScripts.DEQUEUE), lockAndQueueKeys(group), ticketId, space.releaseChannel(group.get(0)),
                     prefixBytes));
+            return Set.of();
+        };
+        if (onCluster()) {
+            eachSlot(keys, key -> key, dequeue);
+        } else {
+            dequeue.apply(keys);
         }
     }
 
@@ -341,34 +415,20 @@ final class RedisLockStore implements RemoteLockStore {
     /**
      * A script that timed out may still run later (it waited in a buffer, or the server was slow), and take
      * the keys for an owner that has given up: release them for that owner, which deletes nothing else
-     * since owner ids are unique. In the background ({@link #UNDO}), so that the failed acquire does not wait
-     * a second timeout (SPEC 8: an acquire outlives its wait time by one {@code locks.redis.timeout} at most);
-     * sent after the acquire, on the same shared connection it runs after it. Best effort: when Redis is down
-     * this fails too, and the keys (if the script ever ran) expire after their lease.
+     * since owner ids are unique. Not here, where it would make the failed acquire wait a second timeout (SPEC
+     * 8: an acquire outlives its wait time by one {@code locks.redis.timeout} at most): a
+     * {@link PartlyUnavailableException} names every key as in doubt, and the engine releases them in the
+     * background (after its first retry's pause, so behind the acquire on the shared connection), again until
+     * it gets through or their lease would have run out; on a cluster only the shards not reached are retried.
      */
-    private LockUnavailableException undone(List<String> keys, Owner owner, LockUnavailableException failure) {
-        try {
-            UNDO.execute(() -> {
-                try {
-                    release(ownerships(keys, owner));
-                } catch (RuntimeException e) {
-                    LOG.log(Level.DEBUG, () -> "could not undo a failed acquire of " + StoreKeys.describe(keys)
-                            + "; its keys, if it ever ran, expire after their lease", e);
-                }
-            });
-        } catch (RejectedExecutionException full) {
-            // a long outage: the keys expire after their lease
+    private static LockUnavailableException undone(List<String> keys, LockUnavailableException failure) {
+        LockUnavailableException partly = new PartlyUnavailableException(failure.getMessage(), failure.getCause(),
+                new LinkedHashSet<>(keys), Set.of());
+        for (Throwable suppressed : failure.getSuppressed()) {
+            partly.addSuppressed(suppressed);
         }
-        return failure;
+        return partly;
     }
-
-    /** Runs the undoing releases of failed acquires: one daemon thread, at most 1,000 waiting. */
-    private static final ExecutorService UNDO = new ThreadPoolExecutor(0, 1, 10, TimeUnit.SECONDS,
-            new LinkedBlockingQueue<>(1_000), runnable -> {
-                Thread thread = new Thread(runnable, "locks-redis-undo");
-                thread.setDaemon(true);
-                return thread;
-            }, new ThreadPoolExecutor.AbortPolicy());
 
     /** Undoes an acquire an interrupt cut off, before it is sent again; a failure shows in the next send. */
     private void releaseQuietly(List<String> keys, Owner owner) {
@@ -596,6 +656,7 @@ final class RedisLockStore implements RemoteLockStore {
 
     @Override
     public synchronized void close() {
+        slotThreads.shutdown();
         if (subscription != null) {
             subscription.close();
             subscription = null;

@@ -136,6 +136,45 @@ public final class RedisCluster implements AutoCloseable {
         throw new IllegalArgumentException("no running node on port " + port);
     }
 
+    /** Pauses the node on {@code port} (SIGSTOP to its pid): it keeps its connections but answers nothing. */
+    public void pause(int port) {
+        signal(port, "-STOP");
+    }
+
+    /** Lets a {@link #pause paused} node run again (SIGCONT). */
+    public void resume(int port) {
+        signal(port, "-CONT");
+    }
+
+    private void signal(int port, String signal) {
+        for (int i = 0; i < ports.length; i++) {
+            if (ports[i] == port && processes[i] != null) {
+                try {
+                    Process kill = new ProcessBuilder("kill", signal, Long.toString(processes[i].pid())).start();
+                    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                        throw new IllegalStateException("kill " + signal + " " + processes[i].pid() + " failed");
+                    }
+                    return;
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        throw new IllegalArgumentException("no running node on port " + port);
+    }
+
+    /** {@code CONFIG SET name value} on every live node. */
+    public void configSet(String name, String value) {
+        for (int i = 0; i < ports.length; i++) {
+            if (processes[i] != null) {
+                RespClient.call(ports[i], "CONFIG", "SET", name, value);
+            }
+        }
+    }
+
     /** The ports of the live masters. */
     public List<Integer> masterPorts() {
         List<Integer> masters = new ArrayList<>();
