@@ -98,17 +98,6 @@ class LocalLockRegistryTest {
     }
 
     @Test
-    void watchdogShouldNotRenewADetachedLease() throws Exception {
-        LocalLockRegistry registry = registry(LocalLockRegistry.builder().watchdog(true)
-                .cleanupInterval(Duration.ZERO));
-        Lease lease = registry.acquire(List.of("k"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(150)));
-        lease.detach();
-
-        await().atMost(Threads.BOUND).until(() -> !lease.isHeld());
-        lease.close();
-    }
-
-    @Test
     void detachedLeaseShouldOutliveItsThreadAndNotBeReentered() throws Exception {
         LocalLockRegistry registry = manualClockRegistry();
         Lease[] handedOver = new Lease[1];
