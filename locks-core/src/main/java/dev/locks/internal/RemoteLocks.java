@@ -266,10 +266,13 @@ final class RemoteLocks implements AutoCloseable {
             lost = store.renew(ownerships(entries));
         } catch (PartlyUnavailableException e) { // the keys on the shards it reached are renewed
             LOG.log(Level.WARNING, () -> "could not renew " + e.unreached().size() + " of " + entries.size()
-                    + " locks in the lock store; their leases end as last confirmed unless a later renewal gets"
-                    + " through in time", e);
+                    + " locks in the lock store; trying those again until it gets through or their confirmed"
+                    + " leases have run out", e);
             lost = e.lost();
             unreached = e.unreached();
+            Set<String> retried = unreached;
+            retryRenew(entries.stream().filter(entry -> retried.contains(entry.key())).toList(), table,
+                    nextRetryNanos);
         } catch (LockUnavailableException e) {
             LOG.log(Level.WARNING, () -> "could not renew " + entries.size() + " locks in the lock store; "
                     + "trying again until it gets through or their confirmed leases have run out", e);
