@@ -1,11 +1,13 @@
 package dev.locks.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
+import dev.locks.LockTimeoutException;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
 import java.sql.SQLException;
@@ -468,6 +470,34 @@ class JdbcLockNodesTest {
             bypasses.add(waiter.get(BOUND.toSeconds(), TimeUnit.SECONDS));
         }
         assertThat(bypasses).as("A's re-takes ahead of the waiter, per round").allMatch(n -> n <= 3);
+    }
+
+    /**
+     * A waiter that gives up takes its ticket out of the key's queue; a ticket whose node died (never refreshed)
+     * turns newer acquirers away only until it expires, by the database's clock.
+     */
+    @Test
+    void aTicketShouldLeaveTheQueueWhenItsWaiterGivesUpAndExpireWhenItsNodeDies() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node(JdbcLockRegistry.builder(postgres.server().dataSource()));
+        AcquireOptions brief = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMillis(50)).withWaitTime(Duration.ofMillis(600));
+        try (Lease held = a.acquire(List.of("queued"))) {
+            assertThatThrownBy(() -> b.acquire(List.of("queued"), brief)) // waited, queued, then gave up
+                    .isInstanceOf(LockTimeoutException.class);
+        }
+        assertThat(query("SELECT count(*) FROM locks_waiter")).isZero();
+
+        query("WITH placed AS (INSERT INTO locks_waiter (lock_key, ticket_id, ticket_order, expires_at)"
+                + " VALUES ('orphaned', 'dead-node:1', 1, clock_timestamp() + interval '1 second') RETURNING 1)"
+                + " SELECT count(*) FROM placed");
+        assertThat(a.tryAcquire(List.of("orphaned"))).as("an older waiter's live ticket").isEmpty();
+        await().atMost(BOUND).until(() -> a.tryAcquire(List.of("orphaned")).map(lease -> {
+            lease.close();
+            return true;
+        }).orElse(false));
+        assertThat(a.sweep()).isGreaterThanOrEqualTo(0);
+        assertThat(query("SELECT count(*) FROM locks_waiter")).as("purged by the sweep").isZero();
     }
 
     /** {@code count} random code points from {@code first} to {@code last}, seeded: the same on every run. */
