@@ -1,14 +1,18 @@
 package dev.locks.jdbc;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
+import dev.locks.LockTimeoutException;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
+import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -468,6 +472,115 @@ class JdbcLockNodesTest {
             bypasses.add(waiter.get(BOUND.toSeconds(), TimeUnit.SECONDS));
         }
         assertThat(bypasses).as("A's re-takes ahead of the waiter, per round").allMatch(n -> n <= 3);
+    }
+
+    /**
+     * A waiter that gives up takes its ticket out of the key's queue; a ticket whose node died (never refreshed)
+     * turns newer acquirers away only until it expires, by the database's clock.
+     */
+    @Test
+    void aTicketShouldLeaveTheQueueWhenItsWaiterGivesUpAndExpireWhenItsNodeDies() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node(JdbcLockRegistry.builder(postgres.server().dataSource()));
+        AcquireOptions brief = AcquireOptions.defaults().withInfiniteRetries()
+                .withRetryInterval(Duration.ofMillis(50)).withWaitTime(Duration.ofMillis(600));
+        try (Lease held = a.acquire(List.of("queued"))) {
+            assertThatThrownBy(() -> b.acquire(List.of("queued"), brief)) // waited, queued, then gave up
+                    .isInstanceOf(LockTimeoutException.class);
+        }
+        assertThat(query("SELECT count(*) FROM locks_waiter")).isZero();
+
+        query("WITH placed AS (INSERT INTO locks_waiter (lock_key, ticket_id, ticket_order, expires_at)"
+                + " VALUES ('orphaned', 'dead-node:1', 1, clock_timestamp() + interval '1 second') RETURNING 1)"
+                + " SELECT count(*) FROM placed");
+        assertThat(a.tryAcquire(List.of("orphaned"))).as("an older waiter's live ticket").isEmpty();
+        await().atMost(BOUND).until(() -> a.tryAcquire(List.of("orphaned")).map(lease -> {
+            lease.close();
+            return true;
+        }).orElse(false));
+        assertThat(a.sweep()).isGreaterThanOrEqualTo(0);
+        assertThat(query("SELECT count(*) FROM locks_waiter")).as("purged by the sweep").isZero();
+    }
+
+    /**
+     * Issue 27, observation 1: a short transaction holds the row of fa while node A acquires [fa, fb], so A's
+     * call waits on that row; meanwhile node B takes and releases fb. A's token, when it gets both keys, must be
+     * greater than B's (it was 115784 against 115785 when the token was drawn before the wait).
+     */
+    @Test
+    void aLeaseThatWaitedOnARowShouldGetATokenAboveEveryLeaseThatTookItsKeysMeanwhile() throws Exception {
+        JdbcLockRegistry a = node();
+        JdbcLockRegistry b = node();
+        try (Lease first = a.acquire(List.of("fa"))) {
+            assertThat(first.fencingToken()).isPositive(); // the schema is in place, fa has held a row
+        }
+        long bToken;
+        Future<Long> aToken;
+        try (Connection rowHolder = postgres.server().connect()) {
+            rowHolder.setAutoCommit(false);
+            try (Statement statement = rowHolder.createStatement()) {
+                // fa's row, left expired (as a crashed holder's), locked by a transaction that stays open
+                statement.executeUpdate("INSERT INTO locks_lock (lock_key, owner_id, owner_desc, token, acquired_at,"
+                        + " expires_at) VALUES ('fa', 'gone', 'a crashed holder', 1, clock_timestamp(),"
+                        + " clock_timestamp()) ON CONFLICT (lock_key) DO NOTHING");
+                rowHolder.commit();
+                statement.executeQuery("SELECT * FROM locks_lock WHERE lock_key = 'fa' FOR UPDATE").close();
+            }
+            AcquireOptions patient = AcquireOptions.defaults().withWaitTime(BOUND);
+            aToken = threads.submit(() -> {
+                try (Lease lease = a.acquire(List.of("fa", "fb"), patient)) {
+                    return lease.fencingToken();
+                }
+            });
+            await().atMost(BOUND).until(JdbcLockNodesTest::aCallWaitsOnARowLock);
+            try (Lease lease = b.acquire(List.of("fb"))) {
+                bToken = lease.fencingToken();
+            }
+            rowHolder.rollback();
+        }
+        assertThat(aToken.get(BOUND.toSeconds(), TimeUnit.SECONDS)).isGreaterThan(bToken);
+    }
+
+    /** Tokens are microseconds by the database's clock, at least: as on Redis, whatever the sequence says. */
+    @Test
+    void aTokenShouldBeAtLeastTheDatabasesClockInMicroseconds() throws Exception {
+        JdbcLockRegistry node = node();
+        Instant before = postgres.server().queryInstant("SELECT clock_timestamp()");
+        try (Lease lease = node.acquire(List.of("clock"))) {
+            assertThat(lease.fencingToken()).isGreaterThanOrEqualTo(micros(before));
+        }
+    }
+
+    /**
+     * A sequence set back (as on a replica promoted before it received the sequence's last values): the tokens
+     * of every key still go up, and the sequence is moved ahead of them again.
+     */
+    @Test
+    void aRewoundSequenceShouldNotMakeTokensGoBack() throws Exception {
+        JdbcLockRegistry node = node();
+        long before = 0;
+        for (int i = 0; i < 5; i++) {
+            try (Lease lease = node.acquire(List.of("rewound", "other"))) {
+                before = lease.fencingToken();
+            }
+        }
+        postgres.server().queryLong("SELECT setval('locks_fencing', 1)");
+
+        long after;
+        try (Lease lease = node.acquire(List.of("rewound"))) {
+            after = lease.fencingToken();
+        }
+        assertThat(after).isGreaterThan(before);
+        assertThat(postgres.server().queryLong("SELECT last_value FROM locks_fencing")).isGreaterThanOrEqualTo(after);
+    }
+
+    private static long micros(Instant instant) {
+        return instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1_000;
+    }
+
+    private static boolean aCallWaitsOnARowLock() throws SQLException {
+        return postgres.server().queryLong("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                + " AND query LIKE '%locks_acquire%'") > 0;
     }
 
     /** {@code count} random code points from {@code first} to {@code last}, seeded: the same on every run. */
