@@ -95,6 +95,11 @@ public final class LocalComputeCache implements ComputeCache {
     }
 
     @Override
+    public ComputeOutcome begin(String key, ComputeOptions options, String hint) {
+        return calls.begin(key, options, hint);
+    }
+
+    @Override
     public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
         checkComplete(ticket, ttl);
         FlightComputer computer = flights.complete(ticket, value, ttl);

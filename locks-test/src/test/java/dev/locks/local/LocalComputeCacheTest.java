@@ -74,7 +74,8 @@ class LocalComputeCacheTest {
         assertThatThrownBy(() -> cache.fetchOrCompute("key", Duration.ofSeconds(-1), () -> "v")).hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.fetchOrCompute("key", TTL, null)).hasMessageContaining("compute");
         assertThatThrownBy(() -> cache.fetchOrCompute("key", (ComputeOptions) null, () -> "v")).hasMessageContaining("options");
-        assertThatThrownBy(() -> cache.begin("key", null, "hint")).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> cache.begin("key", (Duration) null, "hint")).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> cache.begin("key", (ComputeOptions) null, "hint")).hasMessageContaining("options");
         assertThatThrownBy(() -> cache.complete(null, "v", null)).hasMessageContaining("ticket");
         assertThatThrownBy(() -> cache.complete(new ComputeTicket("key", "id"), "v", Duration.ofSeconds(-1))).hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.fail(new ComputeTicket("key", "id"), null)).hasMessageContaining("error");
