@@ -30,4 +30,21 @@ public final class LocksObservations implements CallObservations {
                 .lowCardinalityKeyValue("backend", backend)
                 .observeChecked(call::run);
     }
+
+    @Override
+    public Stop start(String observation, String name, String backend) {
+        if (registry.isNoop()) {
+            return Stop.NONE;
+        }
+        Observation started = Observation.createNotStarted(observation, registry)
+                .lowCardinalityKeyValue("name", name)
+                .lowCardinalityKeyValue("backend", backend)
+                .start();
+        return error -> {
+            if (error != null) {
+                started.error(error);
+            }
+            started.stop();
+        };
+    }
 }
