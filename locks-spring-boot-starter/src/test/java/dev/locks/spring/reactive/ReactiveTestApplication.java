@@ -148,6 +148,13 @@ class ReactiveTestApplication {
                     .doOnCancel(counters.hungCancelled::incrementAndGet);
         }
 
+        /** A quote that takes its time: long enough for a test to cancel its subscriber while another waits. */
+        @FetchOrCompute(key = "'late:' + #symbol", ttl = "1h")
+        public Mono<String> lateQuote(String symbol) {
+            return Mono.delay(Duration.ofSeconds(3))
+                    .map(tick -> symbol + "#" + counters.computations.incrementAndGet());
+        }
+
         /** A computation that fails after a hop, or finds nothing (an empty Mono), as asked. */
         @FetchOrCompute(key = "'broken:' + #symbol", ttl = "1h")
         public Mono<String> brokenQuote(String symbol, boolean empty) {
