@@ -63,6 +63,23 @@ public interface ComputeCache {
     ComputeOutcome begin(String key, Duration ttl, String hint);
 
     /**
+     * As {@link #begin(String, Duration, String)}, with the TTL, compute timeout and wait time of {@code options}:
+     * a waiter is promoted when the computer has not finished within the compute timeout, and gives up with
+     * {@link ComputeTimeoutException} when its wait time runs out. For callers that compute elsewhere, such as a
+     * reactive computation that must not hold a thread while it runs. By default the TTL only, with the defaults'
+     * timeouts: the caches of this library override it.
+     *
+     * @param hint passed on to a promoted computer; {@code null} means {@code ""}
+     * @throws ComputeTimeoutException when this caller's own wait time ran out (the miss goes on)
+     */
+    default ComputeOutcome begin(String key, ComputeOptions options, String hint) {
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
+        return begin(key, options.ttl(), hint);
+    }
+
+    /**
      * Stores {@code value} (unless {@code null}) and hands it to every waiter, if this is the first
      * successful completion of the ticket's miss.
      *

@@ -104,6 +104,18 @@ public final class ComputeCallFlow {
     public ComputeOutcome begin(String key, Duration ttl, String hint) {
         Keys.requireValid(key, 0);
         requireTtl(ttl);
+        return begin(key, defaults.withTtl(ttl).withoutWaitTime(), hint);
+    }
+
+    /**
+     * {@link ComputeCache#begin(String, ComputeOptions, String)}: as {@link #begin(String, Duration, String)}, with
+     * the compute timeout and wait time of {@code options}.
+     */
+    public ComputeOutcome begin(String key, ComputeOptions options, String hint) {
+        Keys.requireValid(key, 0);
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
         backend.checkOpen();
         long started = events.start();
         Object stored = read(key, started);
@@ -111,8 +123,7 @@ public final class ComputeCallFlow {
             events.report(ComputeResult.HIT, started);
             return new ComputeOutcome.Hit(stored);
         }
-        ComputeOutcome outcome = joinReporting(key, hint == null ? "" : hint, defaults.withTtl(ttl).withoutWaitTime(),
-                started);
+        ComputeOutcome outcome = joinReporting(key, hint == null ? "" : hint, options, started);
         if (!(outcome instanceof ComputeOutcome.Compute)) {
             events.report(resultOf(outcome), started);
         }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
  * The in-memory {@link ComputeCache}: values in a bounded Caffeine cache, each with its own TTL; misses
@@ -53,7 +54,7 @@ public final class LocalComputeCache implements ComputeCache {
     private final ComputeEvents events;
 
     private LocalComputeCache(Builder builder) {
-        this.store = new LocalComputeCacheStore(builder.maxEntries, builder.clock);
+        this.store = new LocalComputeCacheStore(builder.maxEntries, builder.maxWeight, builder.weigher, builder.clock);
         this.flights = new ComputeFlights(store, builder.clock);
         this.events = new ComputeEvents(builder.observer, builder.clock);
         this.calls = new ComputeCallFlow(builder.defaults, events, new Flights());
@@ -92,6 +93,11 @@ public final class LocalComputeCache implements ComputeCache {
     @Override
     public ComputeOutcome begin(String key, Duration ttl, String hint) {
         return calls.begin(key, ttl, hint);
+    }
+
+    @Override
+    public ComputeOutcome begin(String key, ComputeOptions options, String hint) {
+        return calls.begin(key, options, hint);
     }
 
     @Override
@@ -153,6 +159,11 @@ public final class LocalComputeCache implements ComputeCache {
         return store.size();
     }
 
+    /** The weight of the stored values ({@link Builder#maxWeight}), after pending evictions; for tests. */
+    long storedWeight() {
+        return store.weight();
+    }
+
     /** The value store and this JVM's single flight, under the shared call flow. */
     private final class Flights implements ComputeCallFlow.Backend {
 
@@ -190,12 +201,14 @@ public final class LocalComputeCache implements ComputeCache {
 
     /**
      * Builds a {@link LocalComputeCache}. Defaults: {@link ComputeOptions#defaults()} (TTL 5 minutes, compute
-     * timeout 30 seconds), 10,000 entries, the system clock, no observer.
+     * timeout 30 seconds), 10,000 entries (no weight), the system clock, no observer.
      */
     public static final class Builder {
 
         private ComputeOptions defaults = ComputeOptions.defaults();
         private long maxEntries = 10_000;
+        private long maxWeight;
+        private ToLongFunction<Object> weigher;
         private LocksClock clock = LocksClock.system();
         private LocksObserver observer = LocksObserver.NONE;
 
@@ -211,12 +224,34 @@ public final class LocalComputeCache implements ComputeCache {
             return this;
         }
 
-        /** The bound of the value store ({@code locks.compute.max-entries}); must be positive. */
+        /**
+         * The bound of the value store ({@code locks.compute.max-entries}); must be positive. Unused with
+         * {@link #maxWeight}.
+         */
         public Builder maxEntries(long maxEntries) {
             if (maxEntries <= 0) {
                 throw new IllegalArgumentException("maxEntries must be > 0, was " + maxEntries);
             }
             this.maxEntries = maxEntries;
+            return this;
+        }
+
+        /**
+         * Bounds the value store by the weight of its values rather than by their count: the sum of
+         * {@code weigher}'s weights of the stored values stays within {@code maxWeight}, the values least likely to
+         * be used again evicted first. For values of very different sizes, of which a count alone would let a few
+         * huge ones fill the heap: bytes, say, with a weigher that estimates a value's size (a per-value overhead
+         * included, so that many tiny values are bounded too). Replaces {@link #maxEntries}, as Caffeine bounds one
+         * or the other. A value is weighed once, when it is stored: a weight must be {@code >= 0}, one above
+         * {@link Integer#MAX_VALUE} counts as that, and a weigher that throws fails the computation's callers as
+         * a value that cannot be stored.
+         */
+        public Builder maxWeight(long maxWeight, ToLongFunction<Object> weigher) {
+            if (maxWeight <= 0) {
+                throw new IllegalArgumentException("maxWeight must be > 0, was " + maxWeight);
+            }
+            this.weigher = requireSetting(weigher, "weigher");
+            this.maxWeight = maxWeight;
             return this;
         }
 

@@ -5,10 +5,11 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.locks.LocksClock;
 import dev.locks.internal.ValueStore;
 import java.time.Duration;
+import java.util.function.ToLongFunction;
 
 /**
- * The values of a {@link LocalComputeCache}: a Caffeine cache bounded to a number of entries, each value
- * stored with its own deadline on the cache's clock.
+ * The values of a {@link LocalComputeCache}: a Caffeine cache bounded to a number of entries (or to a total weight
+ * of its values), each value stored with its own deadline on the cache's clock.
  *
  * <p>Caffeine bounds only the size. Its per-entry (variable) expiry would do the TTLs too, but costs a read
  * about three times a plain {@code getIfPresent} (its timer wheel and ticker on every access); a deadline kept
@@ -27,8 +28,14 @@ final class LocalComputeCacheStore implements ValueStore {
     private final Cache<String, Stored> cache;
     private final LocksClock clock;
 
-    LocalComputeCacheStore(long maxEntries, LocksClock clock) {
-        this.cache = Caffeine.newBuilder().maximumSize(maxEntries).build();
+    /**
+     * @param weigher {@code null} to bound the count to {@code maxEntries}; else the weight of a value, whose sum
+     *        over the stored values is bounded to {@code maxWeight} instead
+     */
+    LocalComputeCacheStore(long maxEntries, long maxWeight, ToLongFunction<Object> weigher, LocksClock clock) {
+        this.cache = weigher == null ? Caffeine.newBuilder().maximumSize(maxEntries).build()
+                : Caffeine.newBuilder().maximumWeight(maxWeight)
+                        .<String, Stored>weigher((key, stored) -> weight(weigher, key, stored.value())).build();
         this.clock = clock;
     }
 
@@ -59,6 +66,23 @@ final class LocalComputeCacheStore implements ValueStore {
     long size() {
         cache.cleanUp();
         return cache.estimatedSize();
+    }
+
+    /** The weight of the stored values, after pending evictions; 0 when the store is bounded by count. */
+    long weight() {
+        cache.cleanUp();
+        return cache.policy().eviction().flatMap(eviction -> eviction.weightedSize().stream().boxed().findFirst())
+                .orElse(0L);
+    }
+
+    /** Caffeine's weight, an {@code int}: a larger one counts as the largest. */
+    private static int weight(ToLongFunction<Object> weigher, String key, Object value) {
+        long weight = weigher.applyAsLong(value);
+        if (weight < 0) {
+            throw new IllegalArgumentException("the weigher of the value store gave " + weight + " for the value of '"
+                    + key + "' (" + value.getClass().getName() + "); a weight must be >= 0");
+        }
+        return (int) Math.min(weight, Integer.MAX_VALUE);
     }
 
     private static long deadline(long nowNanos, long ttlNanos) {

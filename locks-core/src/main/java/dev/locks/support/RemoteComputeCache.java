@@ -112,6 +112,16 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
     }
 
     /**
+     * {@inheritDoc} Tickets work on any node of this cache.
+     *
+     * @throws LockUnavailableException when the store cannot be reached (this node's waiters get it too)
+     */
+    @Override
+    public ComputeOutcome begin(String key, ComputeOptions options, String hint) {
+        return calls.begin(key, options, hint);
+    }
+
+    /**
      * {@inheritDoc}
      *
      * @throws LockUnavailableException when the store cannot be reached (this node's waiters get it too)

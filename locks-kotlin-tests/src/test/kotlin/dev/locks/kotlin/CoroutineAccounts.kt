@@ -74,6 +74,21 @@ open class CoroutineAccounts(private val ledger: Ledger) {
         return "quote:$symbol"
     }
 
+    /**
+     * Never returns, as a call to a server that never answers: only a cancellation ends it, which [Ledger.hungCancelled]
+     * counts. Its compute timeout is short, so that the test sees it end.
+     */
+    @FetchOrCompute(name = "hung", key = "#symbol", ttl = "1m", computeTimeout = "1s")
+    open suspend fun hungQuote(symbol: String): String {
+        ledger.hungComputations.incrementAndGet()
+        try {
+            awaitCancellation()
+        }
+        finally {
+            ledger.hungCancelled.incrementAndGet()
+        }
+    }
+
     /** An empty result stores nothing, as for a blocking method returning Optional. */
     @FetchOrCompute(name = "maybe", key = "#symbol", ttl = "1m")
     open suspend fun maybeQuote(symbol: String): Optional<String> {
@@ -126,4 +141,8 @@ class Ledger {
     val started = ConcurrentHashMap<String, AtomicInteger>()
 
     val computations = AtomicInteger()
+
+    /** Hung computations that started, and those of them that were cancelled. */
+    val hungComputations = AtomicInteger()
+    val hungCancelled = AtomicInteger()
 }

@@ -1,5 +1,6 @@
 package dev.locks.kotlin
 
+import dev.locks.ComputeTimeoutException
 import dev.locks.Lease
 import dev.locks.LockRegistry
 import dev.locks.spring.LocksAutoConfiguration
@@ -169,6 +170,28 @@ abstract class LockedCoroutinesTests {
     }
 
     @Test
+    fun hungComputationsShouldEndAtTheirComputeTimeoutAndHoldUpNothing() = run { accounts, _ ->
+        assertThat(accounts.quote("CACHED")).isEqualTo("quote:CACHED")
+        val hung = (1..HUNG).map { i -> async(NON_BLOCKING) { runCatching { accounts.hungQuote("h$i") } } }
+        await().atMost(Duration.ofSeconds(30)).until { ledger.hungComputations.get() >= HUNG - 5 }
+
+        // more computations hang than the starter's wait scheduler has threads: hits and new computations still answer
+        withTimeout(PROMPTLY) {
+            assertThat(accounts.quote("CACHED")).isEqualTo("quote:CACHED")
+            assertThat(accounts.quote("NEW")).isEqualTo("quote:NEW")
+        }
+
+        assertThat(hung.awaitAll()).allSatisfy {
+            assertThat(it.exceptionOrNull()).isInstanceOf(ComputeTimeoutException::class.java)
+        }
+        assertThat(ledger.hungComputations.get()).isEqualTo(HUNG)
+        await().atMost(Duration.ofSeconds(30)).until { ledger.hungCancelled.get() == HUNG }
+        val burst = (1..2 * Schedulers.DEFAULT_BOUNDED_ELASTIC_SIZE)
+            .map { i -> async(NON_BLOCKING) { accounts.quote("B$i") } }.awaitAll()
+        assertThat(burst).doesNotHaveDuplicates().hasSize(2 * Schedulers.DEFAULT_BOUNDED_ELASTIC_SIZE)
+    }
+
+    @Test
     fun anOptionalResultShouldStoreItsContentAndAnEmptyOneNothing() = run { accounts, _ ->
         assertThat(accounts.maybeQuote("none")).isEmpty()
         assertThat(accounts.maybeQuote("none")).isEmpty()
@@ -230,6 +253,12 @@ abstract class LockedCoroutinesTests {
          * fails the test.
          */
         val NON_BLOCKING = Schedulers.parallel().asReactorDispatcher()
+
+        /** More hung computations than the starter's wait scheduler has threads (20 on 2 cores). */
+        val HUNG = Schedulers.DEFAULT_BOUNDED_ELASTIC_SIZE + 5
+
+        /** How long a call may take on a loaded machine and still count as answered at once. */
+        const val PROMPTLY = 5_000L
 
         const val CALLS = 200
         const val COLLECTORS = 20

@@ -91,7 +91,7 @@ class RedisComputeCacheTest {
         assertThatThrownBy(() -> cache.fetchOrCompute("k", TTL, null)).hasMessageContaining("compute");
         assertThatThrownBy(() -> cache.fetchOrCompute("k", (ComputeOptions) null, () -> "v"))
                 .hasMessageContaining("options");
-        assertThatThrownBy(() -> cache.begin("k", null, "hint")).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> cache.begin("k", (Duration) null, "hint")).hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.complete(null, "v", null)).hasMessageContaining("ticket");
         assertThatThrownBy(() -> cache.complete(new ComputeTicket("k", "m/0/c"), "v", Duration.ofSeconds(-1)))
                 .hasMessageContaining("ttl");

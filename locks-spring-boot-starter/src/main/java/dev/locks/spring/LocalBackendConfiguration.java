@@ -10,6 +10,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The in-memory backend. The registry does not sweep on a thread of its own: the starter's scheduled
@@ -40,11 +41,15 @@ class LocalBackendConfiguration {
     /** The local compute cache from {@code locks.compute.*}: this backend's, and the JDBC backend's for now. */
     static LocalComputeCache localComputeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
             ObjectProvider<LocksClock> clock, ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
-        return BuilderCustomizers.computeCache(customizers, LocalComputeCache.builder()
+        LocalComputeCache.Builder builder = LocalComputeCache.builder()
                 .defaultOptions(properties.toComputeOptions())
                 .maxEntries(properties.getCompute().getMaxEntries())
                 .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList())))
-                .build();
+                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));
+        DataSize maxBytes = properties.getCompute().getMaxBytes();
+        if (maxBytes != null) {
+            builder.maxWeight(maxBytes.toBytes(), SerializedSize::of);
+        }
+        return BuilderCustomizers.computeCache(customizers, builder).build();
     }
 }

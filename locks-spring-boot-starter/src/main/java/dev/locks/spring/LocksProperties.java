@@ -11,6 +11,7 @@ import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.core.Ordered;
+import org.springframework.util.unit.DataSize;
 
 /**
  * The {@code locks.*} properties. Checked when bound: an invalid value stops the application with a
@@ -129,6 +130,10 @@ public class LocksProperties implements InitializingBean {
         if (compute.maxEntries <= 0) {
             throw new InvalidConfigurationPropertyValueException("locks.compute.max-entries", compute.maxEntries,
                     "Must be at least 1: the number of values the local store keeps.");
+        }
+        if (compute.maxBytes != null && compute.maxBytes.toBytes() <= 0) {
+            throw new InvalidConfigurationPropertyValueException("locks.compute.max-bytes", compute.maxBytes,
+                    "Must be at least 1B: the bytes the local store keeps; leave it unset to bound it by count only.");
         }
     }
 
@@ -327,6 +332,13 @@ public class LocksProperties implements InitializingBean {
         /** The most values the local value store keeps. */
         private long maxEntries = 10_000;
 
+        /**
+         * The most bytes the local value store keeps, its values weighed by their Java serialized size (so they must
+         * be Serializable, as on Redis and JDBC); unset to bound it by max-entries only. Set, it replaces
+         * max-entries.
+         */
+        private DataSize maxBytes;
+
         public Duration getTimeout() {
             return timeout;
         }
@@ -349,6 +361,14 @@ public class LocksProperties implements InitializingBean {
 
         public void setMaxEntries(long maxEntries) {
             this.maxEntries = maxEntries;
+        }
+
+        public DataSize getMaxBytes() {
+            return maxBytes;
+        }
+
+        public void setMaxBytes(DataSize maxBytes) {
+            this.maxBytes = maxBytes;
         }
     }
 

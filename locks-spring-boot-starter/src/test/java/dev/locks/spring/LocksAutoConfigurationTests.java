@@ -1,6 +1,8 @@
 package dev.locks.spring;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locks.AcquireOptions;
 import dev.locks.ComputeCache;
@@ -19,6 +21,8 @@ import dev.locks.spring.interceptor.LockedInterceptor;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -95,6 +99,31 @@ class LocksAutoConfigurationTests {
             AcquireOptions options = context.getBean(LockRegistry.class).defaultOptions();
             assertThat(options.retries()).isEmpty();
             assertThat(options.lockTimeout()).isEmpty();
+        });
+    }
+
+    @Test
+    void maxBytesShouldBoundTheLocalStoreByTheSerializedSizeOfItsValues() {
+        runner.withPropertyValues("locks.compute.max-bytes=10KB").run(context -> {
+            ComputeCache values = context.getBean(ComputeCache.class);
+            AtomicInteger computed = new AtomicInteger();
+            for (int i = 0; i < 10; i++) { // each about 4 KB: the store keeps two of them at most
+                String key = "huge-" + i;
+                for (int read = 0; read < 3; read++) {
+                    values.fetchOrCompute(key, Duration.ofHours(1), () -> {
+                        computed.incrementAndGet();
+                        return new byte[4_000];
+                    });
+                }
+            }
+            // Caffeine evicts in the background, soon after the writes; a miss that computes null stores nothing
+            await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(IntStream.range(0, 10)
+                    .filter(i -> values.fetchOrCompute("huge-" + i, Duration.ofHours(1), () -> null) == null))
+                    .as("values evicted by the weight").hasSizeGreaterThanOrEqualTo(8));
+
+            assertThatThrownBy(() -> values.fetchOrCompute("plain", Duration.ofHours(1), Object::new))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("java.lang.Object")
+                    .hasMessageContaining("java.io.Serializable").hasMessageContaining("locks.compute.max-bytes");
         });
     }
 

@@ -57,6 +57,11 @@ class LocksStartupFailureTests {
     }
 
     @Test
+    void zeroMaxBytesShouldFailNamingTheProperty() {
+        assertInvalid("locks.compute.max-bytes=0", "locks.compute.max-bytes", "Must be at least 1B");
+    }
+
+    @Test
     void badRetriesShouldFailNamingTheProperty() {
         assertInvalid("locks.retries=many", "locks.retries", "retries must be a whole number >= 0 or 'infinity'");
     }

@@ -515,6 +515,36 @@ public abstract class ComputeCacheContract {
     }
 
     @Test
+    void beginWithOptionsShouldTimeTheComputerWithTheirComputeTimeout() {
+        String key = key("begin-options");
+        ComputeOptions quick = cache.defaultOptions().withComputeTimeout(COMPUTE_TIMEOUT.dividedBy(4));
+        assertThat(cache.begin(key, quick, "first hint")).isInstanceOf(ComputeOutcome.Compute.class);
+        Future<ComputeOutcome> waiter = waiting("bob", key, 1, () -> cache.begin(key, quick, "second hint"));
+
+        elapse(quick.computeTimeout());
+
+        ComputeOutcome.Compute promoted = (ComputeOutcome.Compute) result(waiter);
+        assertThat(promoted.hint()).isEqualTo("first hint");
+        assertThat(cache.complete(promoted.ticket(), "bob", null)).isTrue();
+        assertThat(cache.begin(key, quick, null)).isEqualTo(new ComputeOutcome.Hit("bob"));
+    }
+
+    @Test
+    void beginWithAWaitTimeShouldEndOnlyThatWait() {
+        String key = key("begin-wait-time");
+        ComputeOutcome.Compute turn = beginAsComputer(key, "hint");
+        ComputeOptions impatient = cache.defaultOptions().withWaitTime(WAIT_TIME);
+        Future<ComputeOutcome> bob = waiting("bob", key, 1, () -> cache.begin(key, impatient, "hint"));
+
+        elapse(WAIT_TIME);
+
+        assertThat(failure(bob)).isInstanceOfSatisfying(ComputeTimeoutException.class,
+                timeout -> assertThat(timeout.key()).isEqualTo(key));
+        assertThat(cache.complete(turn.ticket(), "alice", null)).isTrue();
+        assertThat(cache.begin(key, impatient, null)).isEqualTo(new ComputeOutcome.Hit("alice"));
+    }
+
+    @Test
     void promotedWaiterShouldReceiveTheFirstHintAndOnlyTheFirstCompletionCounts() {
         String key = key("promotion-protocol");
         ComputeOutcome.Compute first = beginAsComputer(key, "first hint");

@@ -60,6 +60,8 @@ class LocalComputeCacheTest {
 
         assertThatThrownBy(() -> builder.maxEntries(0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxEntries");
         assertThatThrownBy(() -> builder.maxEntries(-1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxEntries");
+        assertThatThrownBy(() -> builder.maxWeight(0, value -> 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxWeight");
+        assertThatThrownBy(() -> builder.maxWeight(1, null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("weigher");
         assertThatThrownBy(() -> builder.defaultOptions(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultOptions");
         assertThatThrownBy(() -> builder.clock(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clock");
         assertThatThrownBy(() -> builder.observer(null)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("observer");
@@ -74,7 +76,8 @@ class LocalComputeCacheTest {
         assertThatThrownBy(() -> cache.fetchOrCompute("key", Duration.ofSeconds(-1), () -> "v")).hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.fetchOrCompute("key", TTL, null)).hasMessageContaining("compute");
         assertThatThrownBy(() -> cache.fetchOrCompute("key", (ComputeOptions) null, () -> "v")).hasMessageContaining("options");
-        assertThatThrownBy(() -> cache.begin("key", null, "hint")).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> cache.begin("key", (Duration) null, "hint")).hasMessageContaining("ttl");
+        assertThatThrownBy(() -> cache.begin("key", (ComputeOptions) null, "hint")).hasMessageContaining("options");
         assertThatThrownBy(() -> cache.complete(null, "v", null)).hasMessageContaining("ticket");
         assertThatThrownBy(() -> cache.complete(new ComputeTicket("key", "id"), "v", Duration.ofSeconds(-1))).hasMessageContaining("ttl");
         assertThatThrownBy(() -> cache.fail(new ComputeTicket("key", "id"), null)).hasMessageContaining("error");
@@ -109,6 +112,35 @@ class LocalComputeCacheTest {
         }
 
         assertThat(cache.storedCount()).isBetween(1L, 10L);
+    }
+
+    @Test
+    void maxWeightShouldLetAFewHugeValuesEvictOlderOnes() {
+        LocalComputeCache cache = LocalComputeCache.builder().maxWeight(1_000, value -> ((byte[]) value).length)
+                .clock(clock).build();
+        for (int i = 0; i < 100; i++) {
+            cache.fetchOrCompute("small-" + i, TTL, () -> new byte[5]);
+        }
+        assertThat(cache.storedCount()).as("a count alone does not bound them").isEqualTo(100);
+
+        for (int i = 0; i < 3; i++) {
+            String huge = "huge-" + i;
+            for (int read = 0; read < 5; read++) { // often asked for: worth keeping
+                cache.fetchOrCompute(huge, TTL, () -> new byte[300]);
+            }
+        }
+
+        assertThat(cache.storedWeight()).isBetween(1L, 1_000L);
+        assertThat(cache.storedCount()).as("small values evicted for the huge ones").isLessThan(100);
+    }
+
+    @Test
+    void weigherThatFailsOrWeighsBelowZeroShouldFailTheComputationAndStoreNothing() {
+        LocalComputeCache cache = LocalComputeCache.builder().maxWeight(1_000, value -> -1).clock(clock).build();
+
+        assertThatThrownBy(() -> cache.fetchOrCompute("key", TTL, () -> "v")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'key'").hasMessageContaining(">= 0");
+        assertThat(cache.storedCount()).isZero();
     }
 
     @Test

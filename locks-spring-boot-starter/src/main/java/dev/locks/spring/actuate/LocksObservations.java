@@ -7,10 +7,11 @@ import io.micrometer.observation.ObservationRegistry;
 /**
  * The Micrometer Observations of annotated calls: {@code locks.acquire} around each wait for locks,
  * {@code locks.compute} around each fetch-or-compute call (its body, when it computes, runs inside it, so its
- * own spans are children of it). Both carry the low-cardinality values {@code name} and {@code backend}; an
- * exception is recorded as the observation's error and rethrown as is. Handlers of the application's
- * {@link ObservationRegistry} (Spring Boot's tracing, say) see them; the {@code locks.*} meters are fed as
- * before, by {@link LocksMetrics}.
+ * own spans are children of it; for a {@code Mono} or a {@code suspend} function the observation runs from
+ * subscription to the result's signal, {@link #start}, without being the scope of its body). Both carry the
+ * low-cardinality values {@code name} and {@code backend}; an exception is recorded as the observation's error and
+ * rethrown as is. Handlers of the application's {@link ObservationRegistry} (Spring Boot's tracing, say) see them;
+ * the {@code locks.*} meters are fed as before, by {@link LocksMetrics}.
  */
 public final class LocksObservations implements CallObservations {
 
@@ -29,5 +30,22 @@ public final class LocksObservations implements CallObservations {
                 .lowCardinalityKeyValue("name", name)
                 .lowCardinalityKeyValue("backend", backend)
                 .observeChecked(call::run);
+    }
+
+    @Override
+    public Stop start(String observation, String name, String backend) {
+        if (registry.isNoop()) {
+            return Stop.NONE;
+        }
+        Observation started = Observation.createNotStarted(observation, registry)
+                .lowCardinalityKeyValue("name", name)
+                .lowCardinalityKeyValue("backend", backend)
+                .start();
+        return error -> {
+            if (error != null) {
+                started.error(error);
+            }
+            started.stop();
+        };
     }
 }

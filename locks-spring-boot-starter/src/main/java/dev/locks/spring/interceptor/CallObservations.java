@@ -28,6 +28,26 @@ public interface CallObservations {
      */
     <T> T observe(String observation, String name, String backend, Call<T> call) throws Throwable;
 
+    /**
+     * Starts the observation {@code observation} of a call that ends later, maybe on another thread (a reactive
+     * one): the returned {@link Stop} ends it. By default observes nothing.
+     */
+    default Stop start(String observation, String name, String backend) {
+        return Stop.NONE;
+    }
+
+    /** Ends an observation that {@link #start} began. */
+    @FunctionalInterface
+    interface Stop {
+
+        /** Ends nothing. */
+        Stop NONE = error -> {
+        };
+
+        /** Ends the observation, with the error the call ended with, or {@code null} when it ended normally. */
+        void stop(Throwable error);
+    }
+
     /** A call that may throw anything. */
     @FunctionalInterface
     interface Call<T> {

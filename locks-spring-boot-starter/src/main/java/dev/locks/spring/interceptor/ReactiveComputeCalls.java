@@ -2,22 +2,50 @@ package dev.locks.spring.interceptor;
 
 import dev.locks.ComputeCache;
 import dev.locks.ComputeOptions;
+import dev.locks.ComputeOutcome;
+import dev.locks.ComputeTicket;
+import dev.locks.ComputeTimeoutException;
+import java.time.Duration;
+import java.util.Optional;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.reactivestreams.Publisher;
-import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
+import reactor.core.scheduler.Schedulers;
 
 /**
  * The {@code @FetchOrCompute} call of a method returning {@code Mono}: each subscription fetches or computes the
- * key's value with {@link ComputeCache#fetchOrCompute}, on the starter's wait scheduler ({@link ReactiveWaits}),
- * never on the subscriber's thread. On a miss one subscriber, here or on another node, runs the method and waits
- * for its {@code Mono} there, blocking only that pooled thread; every other subscriber waits for the same value or
- * exception as the blocking form's callers do (SPEC 4: TTL, timeouts, promotion and failures alike). An empty
- * {@code Mono} stores nothing, as a {@code null} result. A subscriber that cancels leaves the computation running
- * for the others: it gets nothing, and nothing is interrupted. A Kotlin {@code suspend} function takes the same path:
- * Spring's AOP runs it as a {@code Mono} of its result, and the proxy awaits the {@code Mono} returned here.
+ * key's value with the cache's protocol form ({@link ComputeCache#begin(String, ComputeOptions, String)}, then
+ * {@link ComputeCache#complete} or {@link ComputeCache#fail}), so that a computation holds no thread while it runs.
+ *
+ * <ul>
+ *   <li>The lookup, and the wait for another caller's computation, run on the starter's wait scheduler
+ *       ({@link ReactiveWaits}), never on the subscriber's thread: a hit returns at once; a waiter is bounded by its
+ *       wait time and by the computer's compute timeout, after which it is promoted and computes in its turn
+ *       (SPEC 4). A subscriber that cancels while it waits stops waiting; the computation goes on for the others.</li>
+ *   <li>The computer subscribes to the method's {@code Mono} and settles the ticket from its signal: a value is
+ *       stored and handed to the waiters, an empty {@code Mono} stores nothing (a {@code null} result), an error
+ *       fails the waiters too. The ticket's calls, round trips on a distributed backend, go to
+ *       {@link Schedulers#boundedElastic()}, not behind the waits on the wait scheduler that they end.</li>
+ *   <li>The compute timeout is a Reactor timeout: a {@code Mono} that has not signalled by then is cancelled, its
+ *       caller gets a {@link ComputeTimeoutException}, and the ticket is left to the cache's own timing (the oldest
+ *       waiter, already promoted, computes; with none, the miss ends and the next caller computes anew). So a
+ *       computation that never completes (a {@code WebClient} without a response timeout) holds neither a thread
+ *       nor its key past its compute timeout.</li>
+ *   <li>The computation does not belong to the subscriber that started it: a computer's subscriber that cancels
+ *       (its client went away) leaves it running, for the callers waiting for it and for the store, until it
+ *       signals or its compute timeout ends it. Nobody else can tell whether a waiter on another node depends on
+ *       it, and what it costs is bounded by the compute timeout.</li>
+ * </ul>
+ *
+ * <p>A Kotlin {@code suspend} function takes the same path: Spring's AOP runs it as a {@code Mono} of its result,
+ * and the proxy awaits the {@code Mono} returned here; cancelling that {@code Mono} at the compute timeout cancels
+ * the coroutine.
  */
 final class ReactiveComputeCalls {
+
+    private static final Log logger = LogFactory.getLog(ReactiveComputeCalls.class);
 
     private ReactiveComputeCalls() {
     }
@@ -26,32 +54,124 @@ final class ReactiveComputeCalls {
     static Object fetchOrCompute(MethodInvocation invocation, FetchOrComputeOperation operation, ComputeCache values,
             String key, ComputeOptions options, CallObservations observations) {
         MethodInvocation template = ReactiveLockedCalls.cloned(invocation);
-        return ReactiveWaits.off(() -> {
-            String previous = CallNames.enter(operation.tagName());
-            try {
-                return operation.toResult(observations.observe(CallObservations.COMPUTE, operation.tagName(),
-                        values.backend(), () -> values.fetchOrCompute(key, options,
-                                () -> operation.toStored(compute(template, previous)))));
-            }
-            finally {
-                CallNames.restore(previous);
-            }
-        }, false, value -> {
+        String name = operation.tagName();
+        return Mono.defer(() -> {
+            CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
+            return ReactiveWaits.off(() -> begin(values, key, options, name), true, late -> {
+                if (late instanceof ComputeOutcome.Compute turn) { // its subscriber has gone, not the others
+                    compute(template, operation, values, turn.ticket(), options);
+                }
+            }).flatMap(outcome -> outcome instanceof ComputeOutcome.Compute turn
+                    ? compute(template, operation, values, turn.ticket(), options) : received(outcome))
+                    .flatMap(stored -> Mono.justOrEmpty(operation.toResult(stored.orElse(null))))
+                    .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
+                    .doOnCancel(() -> observed.stop(null));
         });
     }
 
-    /** Runs the method under its caller's name and waits for its {@code Mono}, on this (wait scheduler) thread. */
-    private static Object compute(MethodInvocation template, String callerName) {
-        String name = CallNames.enter(callerName);
+    /** Looks the key up, and waits if another caller computes it: on the wait scheduler, under the call's name. */
+    private static ComputeOutcome begin(ComputeCache values, String key, ComputeOptions options, String name) {
+        String previous = CallNames.enter(name);
         try {
-            Object publisher = ReactiveLockedCalls.cloned(template).proceed();
-            return publisher == null ? null : Mono.from((Publisher<?>) publisher).block();
-        }
-        catch (Throwable ex) {
-            throw Throwables.<RuntimeException>sneaky(Exceptions.unwrap(ex));
+            return values.begin(key, options, "");
         }
         finally {
-            CallNames.restore(name);
+            CallNames.restore(previous);
         }
+    }
+
+    /** What a hit or a wait brought: the value, or the computer's error. */
+    private static Mono<Optional<Object>> received(ComputeOutcome outcome) {
+        if (outcome instanceof ComputeOutcome.Failed failed) {
+            return Mono.error(failed.error());
+        }
+        return Mono.just(Optional.ofNullable(outcome instanceof ComputeOutcome.Hit hit ? hit.value()
+                : ((ComputeOutcome.Value) outcome).value()));
+    }
+
+    /**
+     * Subscribes to the method's {@code Mono} as the ticket's computer, now and whatever becomes of the subscriber
+     * (a cached {@code Mono} of its settled result is returned), with the compute timeout.
+     */
+    private static Mono<Optional<Object>> compute(MethodInvocation template, FetchOrComputeOperation operation,
+            ComputeCache values, ComputeTicket ticket, ComputeOptions options) {
+        String name = operation.tagName();
+        Duration timeout = options.computeTimeout();
+        ComputeTimeoutException stalled = new ComputeTimeoutException(ticket.key(), timeout, "The computation of '"
+                + ticket.key() + "' did not finish within its compute timeout of " + timeout.toMillis() + " ms and was"
+                + " cancelled; a caller waiting for it computes in its turn. Raise 'computeTimeout' (or"
+                + " locks.compute.timeout) if the computation needs longer.");
+        Mono<Optional<Object>> settled = Mono.defer(() -> publisher(template))
+                .timeout(timeout, Mono.error(stalled))
+                .map(result -> Optional.ofNullable(operation.toStored(result)))
+                .defaultIfEmpty(Optional.empty())
+                .onErrorResume(error -> error == stalled ? Mono.error(stalled)
+                        : settling(() -> fail(values, ticket, error, name)))
+                .flatMap(stored -> settling(() -> complete(values, ticket, stored, options, name)))
+                .cache();
+        settled.subscribe(stored -> {
+        }, error -> {
+        });
+        return settled;
+    }
+
+    /**
+     * A call with the ticket, on {@link Schedulers#boundedElastic()}: on Redis it is a round trip, and were it queued
+     * on the wait scheduler behind the waits for the same key that it would end, a hot key would starve its own
+     * computer (the release of {@link ReactiveLockedCalls} goes there for the same reason).
+     */
+    private static Mono<Optional<Object>> settling(ReactiveWaits.Call<Optional<Object>> call) {
+        return Mono.defer(() -> {
+            try {
+                return Mono.just(call.call());
+            }
+            catch (Throwable ex) {
+                return Mono.<Optional<Object>>error(ex);
+            }
+        }).subscribeOn(Schedulers.boundedElastic());
+    }
+
+    /** Runs the method under no call's name (its own calls are not this one's) and returns its {@code Mono}. */
+    private static Mono<?> publisher(MethodInvocation template) {
+        String previous = CallNames.enter(null);
+        try {
+            Object publisher = ReactiveLockedCalls.cloned(template).proceed();
+            return publisher == null ? Mono.empty() : Mono.from((Publisher<?>) publisher);
+        }
+        catch (Throwable ex) {
+            return Mono.error(ex);
+        }
+        finally {
+            CallNames.restore(previous);
+        }
+    }
+
+    private static Optional<Object> complete(ComputeCache values, ComputeTicket ticket, Optional<Object> stored,
+            ComputeOptions options, String name) {
+        String previous = CallNames.enter(name);
+        try {
+            values.complete(ticket, stored.orElse(null), options.ttl());
+            return stored;
+        }
+        finally {
+            CallNames.restore(previous);
+        }
+    }
+
+    /** Hands the computation's error to the waiters, and always throws it on to the computer's caller. */
+    private static Optional<Object> fail(ComputeCache values, ComputeTicket ticket, Throwable error, String name)
+            throws Throwable {
+        String previous = CallNames.enter(name);
+        try {
+            values.fail(ticket, error);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not hand the failure of computing '" + ticket.key() + "' to its waiters; they take"
+                    + " over once its compute timeout ends", ex);
+        }
+        finally {
+            CallNames.restore(previous);
+        }
+        throw error;
     }
 }

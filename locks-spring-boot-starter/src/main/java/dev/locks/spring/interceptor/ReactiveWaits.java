@@ -11,8 +11,8 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Blocking calls into the engine (an acquire, a fetch-or-compute) for the reactive interceptors, run off the
- * subscriber's thread on a bounded scheduler of the starter's own: threads "locks-wait-N", as many as
+ * Blocking calls into the engine (an acquire, a lookup or a wait for a computation) for the reactive interceptors,
+ * run off the subscriber's thread on a bounded scheduler of the starter's own: threads "locks-wait-N", as many as
  * {@link Schedulers#boundedElastic()} has (10 per core, 100,000 queued tasks), daemon, idle ones gone after 60 s.
  * Its own, so that a hot key's waiters, which may take every one of its threads, never starve other work of the
  * application, nor the releases that would let them in (those run on {@link Schedulers#boundedElastic()}).

@@ -4,7 +4,7 @@ import reactor.blockhound.BlockHound;
 import reactor.blockhound.integration.BlockHoundIntegration;
 
 /**
- * BlockHound's one allowance in these tests, none of it in the locks code: Jackson 3 builds its deserializers
+ * One of BlockHound's allowances in these tests, none of it in the locks code: Jackson 3 builds its deserializers
  * under a {@code ReentrantLock} the first time it meets a type, and two event loops meeting {@code Integer} at once
  * (the WebClient of the concurrent-stream test) park on it. Loaded by BlockHound through
  * {@code META-INF/services/reactor.blockhound.integration.BlockHoundIntegration}.

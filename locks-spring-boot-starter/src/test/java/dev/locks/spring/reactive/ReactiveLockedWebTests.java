@@ -3,6 +3,7 @@ package dev.locks.spring.reactive;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locks.ComputeCache;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.spring.reactive.ReactiveTestApplication.Counters;
@@ -10,6 +11,7 @@ import dev.locks.spring.reactive.ReactiveTestApplication.ReactiveService;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -47,6 +49,9 @@ abstract class ReactiveLockedWebTests {
 
     @Autowired
     LockRegistry registry;
+
+    @Autowired
+    ComputeCache values;
 
     @Autowired
     Counters counters;
@@ -197,6 +202,23 @@ abstract class ReactiveLockedWebTests {
         assertThat(quotes).hasSize(REQUESTS).containsOnly(symbol + "#1");
         assertThat(counters.computations).hasValue(1);
         client.get().uri("/quotes/{symbol}", symbol).exchange().expectBody(String.class).isEqualTo(symbol + "#1");
+        assertThat(counters.computations).hasValue(1);
+    }
+
+    @Test
+    void computerWhoseSubscriberCancelsShouldStillComputeForItsWaiters() {
+        String symbol = "LEFT-" + System.nanoTime();
+        Disposable computer = service.lateQuote(symbol).subscribe();
+        await().atMost(Duration.ofSeconds(30)).until(() -> counters.computations.get() == 0
+                && !values.computations().isEmpty());
+        CompletableFuture<String> waiter = service.lateQuote(symbol).toFuture();
+        await().atMost(Duration.ofSeconds(30)).until(() -> values.computations().stream()
+                .anyMatch(computation -> computation.waiters() > 0));
+
+        computer.dispose(); // its client went away: the computation is the waiter's too
+
+        assertThat(waiter).succeedsWithin(Duration.ofSeconds(30)).isEqualTo(symbol + "#1");
+        assertThat(service.lateQuote(symbol).block(Duration.ofSeconds(30))).isEqualTo(symbol + "#1");
         assertThat(counters.computations).hasValue(1);
     }
 

@@ -51,6 +51,11 @@ class ReactiveTestApplication {
         /** How many times the hanging method's publisher was subscribed to (its body ran). */
         final AtomicInteger hangs = new AtomicInteger();
 
+        /** How many hung computations were subscribed to, and how many of those subscriptions were cancelled. */
+        final AtomicInteger hungComputations = new AtomicInteger();
+
+        final AtomicInteger hungCancelled = new AtomicInteger();
+
         /** Counted down when a hanging publisher runs under its lock. */
         volatile CountDownLatch hanging = new CountDownLatch(1);
 
@@ -133,6 +138,23 @@ class ReactiveTestApplication {
             return Mono.delay(Duration.ofMillis(300)).map(tick -> symbol + "#" + counters.computations.incrementAndGet());
         }
 
+        /**
+         * A computation that never completes, as a {@code WebClient} call without a response timeout to a server
+         * that never answers: only a cancellation ends it.
+         */
+        @FetchOrCompute(key = "'hung:' + #symbol", ttl = "1h")
+        public Mono<String> hungQuote(String symbol) {
+            return Mono.<String>never().doOnSubscribe(subscription -> counters.hungComputations.incrementAndGet())
+                    .doOnCancel(counters.hungCancelled::incrementAndGet);
+        }
+
+        /** A quote that takes its time: long enough for a test to cancel its subscriber while another waits. */
+        @FetchOrCompute(key = "'late:' + #symbol", ttl = "1h")
+        public Mono<String> lateQuote(String symbol) {
+            return Mono.delay(Duration.ofSeconds(3))
+                    .map(tick -> symbol + "#" + counters.computations.incrementAndGet());
+        }
+
         /** A computation that fails after a hop, or finds nothing (an empty Mono), as asked. */
         @FetchOrCompute(key = "'broken:' + #symbol", ttl = "1h")
         public Mono<String> brokenQuote(String symbol, boolean empty) {
@@ -185,6 +207,11 @@ class ReactiveTestApplication {
         @GetMapping("/quotes/{symbol}")
         Mono<String> quote(@PathVariable String symbol) {
             return service.quote(symbol);
+        }
+
+        @GetMapping("/hung-quotes/{symbol}")
+        Mono<String> hungQuote(@PathVariable String symbol) {
+            return service.hungQuote(symbol);
         }
 
         @GetMapping("/lease")
