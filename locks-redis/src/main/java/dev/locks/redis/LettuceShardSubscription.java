@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 import org.springframework.data.redis.connection.ClusterSlotHashUtil;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
@@ -32,16 +33,21 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * ({@link ClusterSlots#shardChannel}), which only that slot's shard carries, instead of a {@code PUBLISH} that
  * the cluster bus copies to every node.
  *
- * <p>One pub/sub connection per master (Lettuce's node connections of one cluster pub/sub connection), each
- * {@code SSUBSCRIBE}d to the channels of every slot that master serves: one {@code SSUBSCRIBE} per slot (a
- * call takes the channels of one slot only), sent together, once; never a subscription per lock. A check every
- * {@value #CHECK_MILLIS} ms, on a thread of its own, costs nothing while every slot's channel is held on an open
+ * <p>A slot's channel is subscribed only once this node waits on a key of that slot
+ * ({@link ReleaseSubscription#want}: a lock waiter blocked by a key, a value waiter behind another node's
+ * computation), and then kept: the subscription grows with the slots this node has waited on, up to every slot
+ * for a node that waits everywhere, and starting sends nothing (a {@code SSUBSCRIBE} takes the channels of one
+ * slot only, so subscribing every slot at start cost 16,384 calls per channel kind). Never a subscription per
+ * lock. A wanted slot is subscribed at once on this subscription's thread, on one pub/sub connection per master
+ * (Lettuce's node connections of one cluster pub/sub connection), the slots wanted meanwhile together; each
+ * check that subscribed slots runs {@code confirmed}, so that waiters look again for a notice they may have
+ * missed before; until then they poll at their retry interval.
+ *
+ * <p>A check every {@value #CHECK_MILLIS} ms costs nothing while every wanted slot's channel is held on an open
  * connection; otherwise (a master's connection lost, a slot moved away, which Redis tells with a
- * {@code sunsubscribe}, or the first subscription failed) it refreshes the client's view of the cluster and
- * subscribes the missing slots on their masters now, retrying every check until every slot is covered. The
- * view is refreshed every {@value #REFRESH_MILLIS} ms besides. Each check that subscribed slots runs
- * {@code confirmed}, so that waiters look again for what they may have missed meanwhile; until then they poll
- * at their retry interval.
+ * {@code sunsubscribe}, or a subscription failed) it refreshes the client's view of the cluster and subscribes
+ * the missing wanted slots on their masters now, retrying every check until each is covered. The view is
+ * refreshed every {@value #REFRESH_MILLIS} ms besides, once a slot is wanted.
  */
 final class LettuceShardSubscription implements AutoCloseable {
 
@@ -56,6 +62,8 @@ final class LettuceShardSubscription implements AutoCloseable {
     private final String channel;
     /** channels[s]: the shard channel of slot s, or null when that name lands in another slot (a hash-tagged prefix). */
     private final byte[][] channels;
+    /** wanted.get(s) == 1: a waiter of this node waited on slot s; shared with the subscription's successors. */
+    private final AtomicIntegerArray wanted;
     private final Consumer<byte[]> messages;
     private final Runnable confirmed;
     private final ScheduledThreadPoolExecutor thread;
@@ -77,10 +85,11 @@ final class LettuceShardSubscription implements AutoCloseable {
      * @param messages receives each message's body, on a Lettuce I/O thread: it must hand it on, not block
      * @param confirmed run after each check that subscribed slots (the first, and after a failover)
      */
-    LettuceShardSubscription(RedisConnectionFactory factory, String channel, Consumer<byte[]> messages,
-            Runnable confirmed) {
+    LettuceShardSubscription(RedisConnectionFactory factory, String channel, AtomicIntegerArray wanted,
+            Consumer<byte[]> messages, Runnable confirmed) {
         this.client = (RedisClusterClient) ((LettuceConnectionFactory) factory).getRequiredNativeClient();
         this.channel = channel;
+        this.wanted = wanted;
         this.messages = messages;
         this.confirmed = confirmed;
         this.channels = new byte[ClusterSlots.COUNT][];
@@ -98,11 +107,12 @@ final class LettuceShardSubscription implements AutoCloseable {
     }
 
     /**
-     * Subscribes every master's slots on this subscription's thread, waiting up to {@value #START_MILLIS} ms
-     * for it (as Spring's listener container waits for a plain subscription: the node's first waiters should
-     * not miss their notices), then checks every {@value #CHECK_MILLIS} ms. {@code confirmed} tells when.
+     * Subscribes the slots already wanted (those of a subscription this one replaces) on this subscription's
+     * thread, waiting up to {@value #START_MILLIS} ms for it, then checks every {@value #CHECK_MILLIS} ms.
+     * {@code confirmed} tells when; it runs once at once besides: the subscription of no slot stands.
      */
     void start() {
+        confirmed.run();
         Future<?> first = thread.submit(this::check);
         thread.scheduleWithFixedDelay(this::check, CHECK_MILLIS, CHECK_MILLIS, TimeUnit.MILLISECONDS);
         try {
@@ -114,9 +124,18 @@ final class LettuceShardSubscription implements AutoCloseable {
         }
     }
 
+    /** A slot was wanted ({@link ReleaseSubscription#want}): its channel is subscribed now, on this thread. */
+    void wanted() {
+        try {
+            thread.execute(this::check);
+        } catch (RejectedExecutionException closing) {
+            // closed meanwhile: a successor subscribes the wanted slots
+        }
+    }
+
     private void check() {
         synchronized (lock) {
-            if (closed) {
+            if (closed || !anyWanted()) {
                 return;
             }
             try {
@@ -145,7 +164,7 @@ final class LettuceShardSubscription implements AutoCloseable {
                 if (complete()) {
                     if (failing) {
                         failing = false;
-                        LOG.log(Level.INFO, () -> "subscribed to every shard channel of '" + channel + "' again");
+                        LOG.log(Level.INFO, () -> "subscribed to every wanted shard channel of '" + channel + "' again");
                     }
                 } else {
                     failed(null);
@@ -172,7 +191,7 @@ final class LettuceShardSubscription implements AutoCloseable {
             }
             List<Integer> missing = new ArrayList<>();
             for (int slot : master.getSlots()) {
-                if (channels[slot] != null && !address.equals(at[slot])) {
+                if (channels[slot] != null && wanted.get(slot) == 1 && !address.equals(at[slot])) {
                     missing.add(slot);
                 }
             }
@@ -206,22 +225,31 @@ final class LettuceShardSubscription implements AutoCloseable {
         return subscribed;
     }
 
-    /** Whether every slot's channel is held by a connection. */
+    /** Whether every wanted slot's channel is held by a connection. */
     private boolean complete() {
         for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
-            if (channels[slot] != null && at[slot] == null) {
+            if (channels[slot] != null && wanted.get(slot) == 1 && at[slot] == null) {
                 return false;
             }
         }
         return true;
     }
 
-    /** How many slots' channels no connection holds now (tests). */
+    private boolean anyWanted() {
+        for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
+            if (wanted.get(slot) == 1) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** How many wanted slots' channels no connection holds now (tests). */
     int missingSlots() {
         synchronized (lock) {
             int missing = 0;
             for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
-                if (channels[slot] != null && at[slot] == null) {
+                if (channels[slot] != null && wanted.get(slot) == 1 && at[slot] == null) {
                     missing++;
                 }
             }
@@ -240,7 +268,7 @@ final class LettuceShardSubscription implements AutoCloseable {
     private void failed(Throwable cause) {
         if (!failing && !closed) {
             failing = true;
-            LOG.log(Level.WARNING, () -> "could not subscribe to every shard channel of '" + channel + "' ("
+            LOG.log(Level.WARNING, () -> "could not subscribe to every wanted shard channel of '" + channel + "' ("
                     + missingSlots() + " slots missing); waiters on keys there poll at their retry interval, trying"
                     + " again every " + CHECK_MILLIS + " ms", cause);
         }

@@ -170,8 +170,11 @@ final class RedisComputeStore implements RemoteComputeStore {
                 Miss miss = miss(reply);
                 yield new Claim.Compute(miss, new Ticket(miss.id(), miss.turn(), claimant.computer()));
             }
-            case "wait" -> new Claim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
-                    micros(Long.parseLong(text(reply, 7))));
+            case "wait" -> {
+                awaitingNotice(key);
+                yield new Claim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
+                        micros(Long.parseLong(text(reply, 7))));
+            }
             case "done" -> new Claim.Done(switch (text(reply, 1)) {
                 case RedisComputeNotices.FAILED ->
                         new ComputeOutcome.Failed(new ComputeFailedException(key, text(reply, 2), text(reply, 3)));
@@ -237,6 +240,18 @@ final class RedisComputeStore implements RemoteComputeStore {
         }, () -> { }); // notices missed during an outage: waiting representatives poll (RemoteComputeCache)
         subscription = started;
         started.start();
+    }
+
+    /**
+     * This node waits for the notice of {@code key}'s miss: with sharded pub/sub its subscription takes the
+     * channel of the value's slot from now on ({@link ReleaseSubscription#want}); a notice sent before that
+     * channel is subscribed is missed, and the waiter finds the outcome at its next poll.
+     */
+    private void awaitingNotice(String key) {
+        ReleaseSubscription subscribed = subscription;
+        if (subscribed != null && shardedPubSub()) {
+            subscribed.want(ClusterSlots.shardChannel(channel, ClusterSlots.slot(valueKey(key))));
+        }
     }
 
     /** Subscribes anew: see {@link RedisComputeCache#resubscribe()}. */

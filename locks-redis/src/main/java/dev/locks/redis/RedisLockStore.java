@@ -85,7 +85,7 @@ final class RedisLockStore implements RemoteLockStore {
     private final String prefixBytes;
     private final long infiniteLeaseMillis;
     private final RedisRoundTrip roundTrip;
-    private ReleaseSubscription subscription;
+    private volatile ReleaseSubscription subscription;
     /** On a cluster, the threads that send a multi-slot release, renewal or ticket removal's slots at once. */
     private final ExecutorService slotThreads = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "locks-redis-slots");
@@ -221,10 +221,23 @@ final class RedisLockStore implements RemoteLockStore {
             throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
         }
         List<List<String>> groups = groups(keys);
-        if (groups.size() == 1) {
-            return acquireGroup(keys, keys, owner, leaseMillis, ticket, 0, true);
+        Attempt attempt = groups.size() == 1 ? acquireGroup(keys, keys, owner, leaseMillis, ticket, 0, true)
+                : acquireSlots(keys, groups, owner, leaseMillis, ticket);
+        if (!attempt.isTaken() && attempt.heldKey() != null) {
+            awaitingNotice(attempt.heldKey());
         }
-        return acquireSlots(keys, groups, owner, leaseMillis, ticket);
+        return attempt;
+    }
+
+    /**
+     * This node may wait for the release notice of {@code key}: with sharded pub/sub its subscription takes
+     * the channel of the key's slot from now on ({@link ReleaseSubscription#want}).
+     */
+    private void awaitingNotice(String key) {
+        ReleaseSubscription subscribed = subscription;
+        if (subscribed != null && space.sharded()) {
+            subscribed.want(space.releaseChannel(key));
+        }
     }
 
     /**
@@ -358,6 +371,7 @@ final class RedisLockStore implements RemoteLockStore {
         }
         long order = ticket.order();
         for (List<String> group : groups(keys)) { // the first slot's counter orders the ticket; the others keep it
+            awaitingNotice(group.get(0));
             List<String> scriptKeys = new ArrayList<>(2 * group.size() + 1);
             for (String key : group) {
                 scriptKeys.add(space.queue(key));

@@ -6,6 +6,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Consumer;
 import org.springframework.core.task.SimpleAsyncTaskExecutor;
 import org.springframework.data.redis.connection.Message;
@@ -22,7 +23,8 @@ import org.springframework.util.backoff.BackOffExecution;
  * client's I/O thread, so that a consumer may even call Redis). A blocking client (Jedis) also gets the
  * thread it sits in {@code SUBSCRIBE} on; Lettuce needs none. On a Redis Cluster through Lettuce
  * ({@link ClusterSlots#shardedPubSub}) it is a {@link LettuceShardSubscription} instead: one connection per
- * master, {@code SSUBSCRIBE}d to the channel of each of its slots, which the scripts {@code SPUBLISH} on.
+ * master, {@code SSUBSCRIBE}d to the channel of each slot this node's waiters waited on ({@link #want}), which
+ * the scripts {@code SPUBLISH} on.
  *
  * <p>Once subscribed, Lettuce reconnects and subscribes again by itself after an outage. A subscription that
  * fails (Redis down while the node starts; a blocking client's connection lost) is replaced by a fresh
@@ -43,8 +45,10 @@ final class ReleaseSubscription implements AutoCloseable {
     private final ScheduledThreadPoolExecutor thread;
     private final SimpleAsyncTaskExecutor subscriber;
     private final AtomicInteger confirmations = new AtomicInteger();
+    /** On a Redis Cluster through Lettuce, the slots whose channels this node wants: kept across restarts. */
+    private final AtomicIntegerArray wantedSlots = new AtomicIntegerArray(ClusterSlots.COUNT);
     private RedisMessageListenerContainer container;
-    private LettuceShardSubscription shards;
+    private volatile LettuceShardSubscription shards;
     private boolean failing;
     private boolean closed;
 
@@ -77,7 +81,7 @@ final class ReleaseSubscription implements AutoCloseable {
         RedisMessageListenerContainer candidate = null;
         try {
             if (ClusterSlots.shardedPubSub(factory)) {
-                shards = new LettuceShardSubscription(factory, channel, this::handOff, this::confirmed);
+                shards = new LettuceShardSubscription(factory, channel, wantedSlots, this::handOff, this::confirmed);
                 shards.start(); // retries by itself
             } else {
                 candidate = newContainer();
@@ -128,6 +132,21 @@ final class ReleaseSubscription implements AutoCloseable {
                     + "'; waiters poll at their retry interval, trying again every " + RETRY_MILLIS + " ms", cause);
         }
         thread.schedule(this::start, RETRY_MILLIS, TimeUnit.MILLISECONDS);
+    }
+
+    /**
+     * A waiter of this node waits for a notice on {@code publishedOn}, the channel a script on its key publishes
+     * on: on a Redis Cluster through Lettuce, that shard channel's slot is subscribed from now on (at once, in
+     * the background; {@code subscribed} runs once it is, so that the waiter looks again). Else nothing: the one
+     * channel is subscribed already. Never blocks.
+     */
+    void want(String publishedOn) {
+        if (wantedSlots.compareAndSet(ClusterSlots.slot(publishedOn), 0, 1)) {
+            LettuceShardSubscription current = shards; // if none yet, the one that starts reads the slot
+            if (current != null) {
+                current.wanted();
+            }
+        }
     }
 
     /** How many times Redis confirmed the subscription: once, plus once per re-subscription after an outage. */

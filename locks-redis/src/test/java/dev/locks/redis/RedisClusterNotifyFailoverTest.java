@@ -92,6 +92,9 @@ class RedisClusterNotifyFailoverTest {
         String queue = "locks:queue:{" + ClusterSlots.tag(slot) + "}" + key;
         await().atMost(Duration.ofSeconds(10)).until(() -> cluster.command(cluster.masterPortOf(slot), "EXISTS", queue)
                 .equals(1L));
+        String channel = ClusterSlots.shardChannel("locks:released", slot);
+        await("the waiter's node subscribed its key's slot").atMost(Duration.ofSeconds(20)).until(() -> cluster
+                .command(cluster.masterPortOf(slot), "PUBSUB", "SHARDNUMSUB", channel).equals(List.of(channel, 1L)));
         long token = held.fencingToken();
         held.close();
         assertThat(waited.get(20, TimeUnit.SECONDS)).as("woken by the notice of " + key).isGreaterThan(token);

@@ -28,7 +28,8 @@ import org.springframework.data.redis.connection.jedis.JedisConnectionFactory;
 /**
  * Release notices on a Redis Cluster of 3 masters go by sharded pub/sub: the scripts {@code SPUBLISH} on the
  * channel of their keys' slot (never a cluster-wide {@code PUBLISH}), and a node's one subscription holds, on
- * one connection per master, the channel of every slot: waiters are woken by a notice, never by a poll.
+ * one connection per master, the channel of every slot its waiters waited on (and of no other): waiters are
+ * woken by a notice, never by a poll.
  */
 class RedisClusterNotifyTest {
 
@@ -55,13 +56,17 @@ class RedisClusterNotifyTest {
             for (String key : keys) {
                 String channel = ClusterSlots.shardChannel("locks:released", slot(cluster, key));
                 assertThat(cluster.command(cluster.masterPortOf(slot(cluster, key)), "PUBSUB", "SHARDNUMSUB", channel))
-                        .as("the one subscriber of " + channel).isEqualTo(List.of(channel, 1L));
+                        .as("no subscriber of " + channel + " before anyone waits there").isEqualTo(List.of(channel, 0L));
             }
             resetStats(cluster);
 
             for (String key : keys) {
                 assertThat(store.tryAcquire(List.of(key), ALICE, 10_000).isTaken()).isTrue();
                 store.enqueue(List.of(key), new Ticket("ticket:" + key, 0, 10_000)); // someone waits: a notice
+                String channel = ClusterSlots.shardChannel("locks:released", slot(cluster, key));
+                await("the waiting node subscribed " + channel).atMost(Duration.ofSeconds(20)).until(() -> cluster
+                        .command(cluster.masterPortOf(slot(cluster, key)), "PUBSUB", "SHARDNUMSUB", channel)
+                        .equals(List.of(channel, 1L)));
                 assertThat(store.release(List.of(new Ownership(key, ALICE.id(), 0)))).isEmpty();
                 assertThat(noticed.poll(10, TimeUnit.SECONDS)).as("the notice of " + key).isEqualTo(key);
                 store.dequeue(List.of(key), "ticket:" + key);
@@ -92,6 +97,9 @@ class RedisClusterNotifyTest {
                 await().atMost(Duration.ofSeconds(10)).until(() -> cluster.command(
                         cluster.masterPortOf(slot(cluster, key)), "EXISTS", "locks:queue:{"
                                 + ClusterSlots.tag(slot(cluster, key)) + "}" + key).equals(1L));
+                String channel = ClusterSlots.shardChannel("locks:released", slot(cluster, key));
+                await().atMost(Duration.ofSeconds(20)).until(() -> cluster.command(cluster.masterPortOf(
+                        slot(cluster, key)), "PUBSUB", "SHARDNUMSUB", channel).equals(List.of(channel, 1L)));
                 long token = held.fencingToken();
                 held.close();
                 assertThat(waited.get(20, TimeUnit.SECONDS)).as("woken by the notice of " + key).isGreaterThan(token);
@@ -101,7 +109,8 @@ class RedisClusterNotifyTest {
 
     /**
      * Fetch-or-compute on two nodes: the computer's completion reaches the other node's waiter on the shard
-     * channel of the value's slot, which both nodes hold, and nothing is published cluster-wide.
+     * channel of the value's slot, which the waiter's node subscribed once it waited there (the computer's node,
+     * which waited nowhere, holds none), and nothing is published cluster-wide.
      */
     @Test
     void computeNoticesShouldGoOnTheShardChannelOfTheValuesSlot() throws Exception {
@@ -113,8 +122,8 @@ class RedisClusterNotifyTest {
                     .until(() -> a.subscriptionConfirmations() > 0 && b.subscriptionConfirmations() > 0);
             int valueSlot = cluster.keySlot("locks:value:report");
             String channel = ClusterSlots.shardChannel("locks:computed", valueSlot);
-            await().atMost(Duration.ofSeconds(20)).until(() -> cluster.command(cluster.masterPortOf(valueSlot),
-                    "PUBSUB", "SHARDNUMSUB", channel).equals(List.of(channel, 2L)));
+            assertThat(cluster.command(cluster.masterPortOf(valueSlot), "PUBSUB", "SHARDNUMSUB", channel))
+                    .as("nobody waited yet").isEqualTo(List.of(channel, 0L));
             resetStats(cluster);
             CountDownLatch computing = new CountDownLatch(1);
             CountDownLatch finish = new CountDownLatch(1);
@@ -132,7 +141,9 @@ class RedisClusterNotifyTest {
                         computations.incrementAndGet();
                         return "second";
                     }));
-            Thread.sleep(200); // the waiter on b is waiting (or not there yet, and then it finds the value)
+            await("the waiter's node subscribed the value's slot").atMost(Duration.ofSeconds(20)).until(() -> cluster
+                    .command(cluster.masterPortOf(valueSlot), "PUBSUB", "SHARDNUMSUB", channel)
+                    .equals(List.of(channel, 1L)));
             finish.countDown();
             assertThat(computer.get(20, TimeUnit.SECONDS)).isEqualTo("value");
             assertThat(waiter.get(20, TimeUnit.SECONDS)).isEqualTo("value");
