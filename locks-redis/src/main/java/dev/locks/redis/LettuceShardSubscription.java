@@ -73,6 +73,11 @@ final class LettuceShardSubscription implements AutoCloseable {
     private final String[] at = new String[ClusterSlots.COUNT];
     private final Map<String, StatefulRedisPubSubConnection<byte[], byte[]>> nodes = new HashMap<>();
     private long refreshedAt;
+    /** Whether the client's view of the cluster may be out of date: a connection lost, a slot moved, a failure. */
+    private boolean stale;
+    /** The first failure of the last pass over the masters, if any, and how many slots it subscribed. */
+    private Exception problem;
+    private int subscribed;
     private boolean failing;
     private volatile boolean closed;
 
@@ -149,15 +154,22 @@ final class LettuceShardSubscription implements AutoCloseable {
                         forget(address);
                     }
                 });
-                boolean complete = complete();
-                if (complete && System.currentTimeMillis() - refreshedAt < REFRESH_MILLIS) {
+                boolean due = System.currentTimeMillis() - refreshedAt >= REFRESH_MILLIS;
+                if (complete() && !due) {
                     return;
                 }
-                if (refreshedAt != 0) { // the first check takes the view the client has
-                    client.refreshPartitions();
+                boolean refreshed = false;
+                if (refreshedAt == 0 || due || stale) { // not for a slot newly wanted: the client's view serves
+                    if (refreshedAt != 0) { // the first check takes the view the client has
+                        client.refreshPartitions();
+                        refreshed = true;
+                    }
+                    refreshedAt = System.currentTimeMillis();
+                    stale = false;
                 }
-                refreshedAt = System.currentTimeMillis();
-                int subscribed = subscribeMissing();
+                problem = null;
+                subscribed = 0;
+                subscribeMissing();
                 if (subscribed > 0) {
                     confirmed.run();
                 }
@@ -167,9 +179,13 @@ final class LettuceShardSubscription implements AutoCloseable {
                         LOG.log(Level.INFO, () -> "subscribed to every wanted shard channel of '" + channel + "' again");
                     }
                 } else {
-                    failed(null);
+                    stale = true; // a master gone, or a slot moved: the next check refreshes the view first
+                    if (problem != null || refreshed) {
+                        failed(problem);
+                    }
                 }
-            } catch (RuntimeException | ExecutionException | TimeoutException e) {
+            } catch (RuntimeException e) {
+                stale = true;
                 failed(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt(); // closing
@@ -177,52 +193,64 @@ final class LettuceShardSubscription implements AutoCloseable {
         }
     }
 
-    /** SSUBSCRIBEs, on each reachable master, its slots' channels that no connection holds: how many it subscribed. */
-    private int subscribeMissing() throws InterruptedException, ExecutionException, TimeoutException {
-        int subscribed = 0;
+    /**
+     * SSUBSCRIBEs, on each reachable master, its wanted slots' channels that no connection holds, counting them
+     * in {@link #subscribed}. A master that fails leaves the first failure in {@link #problem}; the others go on.
+     */
+    private void subscribeMissing() throws InterruptedException {
         for (RedisClusterNode master : client.getPartitions()) {
-            if (!master.is(NodeFlag.UPSTREAM) || master.is(NodeFlag.FAIL) || master.is(NodeFlag.EVENTUAL_FAIL)) {
-                continue;
-            }
-            String address = master.getUri().getHost() + ":" + master.getUri().getPort();
-            StatefulRedisPubSubConnection<byte[], byte[]> node = nodes.get(address);
-            if (node != null && !node.isOpen()) {
-                continue; // reconnecting, or gone: its slots wait for it or for their new master
-            }
-            List<Integer> missing = new ArrayList<>();
-            for (int slot : master.getSlots()) {
-                if (channels[slot] != null && wanted.get(slot) == 1 && !address.equals(at[slot])) {
-                    missing.add(slot);
+            try {
+                subscribeMissing(master);
+            } catch (RuntimeException | ExecutionException | TimeoutException e) {
+                if (problem == null) {
+                    problem = e;
                 }
             }
-            if (missing.isEmpty()) {
-                continue;
+        }
+    }
+
+    private void subscribeMissing(RedisClusterNode master)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        if (!master.is(NodeFlag.UPSTREAM) || master.is(NodeFlag.FAIL) || master.is(NodeFlag.EVENTUAL_FAIL)) {
+            return;
+        }
+        String address = master.getUri().getHost() + ":" + master.getUri().getPort();
+        StatefulRedisPubSubConnection<byte[], byte[]> node = nodes.get(address);
+        if (node != null && !node.isOpen()) {
+            return; // reconnecting, or gone: its slots wait for it or for their new master
+        }
+        List<Integer> missing = new ArrayList<>();
+        for (int slot : master.getSlots()) {
+            if (channels[slot] != null && wanted.get(slot) == 1 && !address.equals(at[slot])) {
+                missing.add(slot);
             }
-            if (node == null) {
-                node = connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
-                nodes.put(address, node);
+        }
+        if (missing.isEmpty()) {
+            return;
+        }
+        if (node == null) {
+            node = connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
+            nodes.put(address, node);
+        }
+        for (int from = 0; from < missing.size(); from += BATCH) { // a batch in flight at a time, even under load
+            List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
+            List<CompletableFuture<Void>> replies = new ArrayList<>(batch.size());
+            for (int slot : batch) {
+                replies.add(node.async().ssubscribe(channels[slot]).toCompletableFuture());
             }
-            for (int from = 0; from < missing.size(); from += BATCH) { // a batch in flight at a time, even under load
-                List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
-                List<CompletableFuture<Void>> replies = new ArrayList<>(batch.size());
-                for (int slot : batch) {
-                    replies.add(node.async().ssubscribe(channels[slot]).toCompletableFuture());
-                }
-                try {
-                    CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
-                            .get(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
-                } finally {
-                    for (int i = 0; i < batch.size(); i++) { // the slots subscribed stay so, whatever failed
-                        CompletableFuture<Void> reply = replies.get(i);
-                        if (reply.isDone() && !reply.isCompletedExceptionally()) {
-                            at[batch.get(i)] = address;
-                            subscribed++;
-                        }
+            try {
+                CompletableFuture.allOf(replies.toArray(CompletableFuture[]::new))
+                        .get(SUBSCRIBE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS);
+            } finally {
+                for (int i = 0; i < batch.size(); i++) { // the slots subscribed stay so, whatever failed
+                    CompletableFuture<Void> reply = replies.get(i);
+                    if (reply.isDone() && !reply.isCompletedExceptionally()) {
+                        at[batch.get(i)] = address;
+                        subscribed++;
                     }
                 }
             }
         }
-        return subscribed;
     }
 
     /** Whether every wanted slot's channel is held by a connection. */
@@ -258,6 +286,7 @@ final class LettuceShardSubscription implements AutoCloseable {
     }
 
     private void forget(String address) {
+        stale = true;
         for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
             if (address.equals(at[slot])) {
                 at[slot] = null;
@@ -304,6 +333,7 @@ final class LettuceShardSubscription implements AutoCloseable {
                 thread.execute(() -> { // never under this I/O thread: a check may be waiting for it
                     synchronized (lock) {
                         at[slot] = null;
+                        stale = true;
                     }
                 });
             } catch (RejectedExecutionException closing) {
