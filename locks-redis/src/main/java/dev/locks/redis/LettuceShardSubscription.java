@@ -140,7 +140,7 @@ final class LettuceShardSubscription implements AutoCloseable {
 
     private void check() {
         synchronized (lock) {
-            if (closed || !anyWanted()) {
+            if (closed) {
                 return;
             }
             try {
@@ -152,10 +152,13 @@ final class LettuceShardSubscription implements AutoCloseable {
                 nodes.forEach((address, node) -> {
                     if (!node.isOpen()) { // its subscriptions may not come back with it: subscribe again
                         forget(address);
+                        if (servesSlots(address)) { // lost, and the client's view has no new master for its slots
+                            stale = true; // yet: refresh it every check until it has, wanted slots or not
+                        }
                     }
                 });
                 boolean due = System.currentTimeMillis() - refreshedAt >= REFRESH_MILLIS;
-                if (complete() && !due) {
+                if (complete() && !due && !stale && refreshedAt != 0) {
                     return;
                 }
                 boolean refreshed = false;
@@ -219,6 +222,10 @@ final class LettuceShardSubscription implements AutoCloseable {
         if (node != null && !node.isOpen()) {
             return; // reconnecting, or gone: its slots wait for it or for their new master
         }
+        if (node == null) { // held even while no slot of it is wanted: its loss is how a failover shows here
+            node = connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
+            nodes.put(address, node);
+        }
         List<Integer> missing = new ArrayList<>();
         for (int slot : master.getSlots()) {
             if (channels[slot] != null && wanted.get(slot) == 1 && !address.equals(at[slot])) {
@@ -227,10 +234,6 @@ final class LettuceShardSubscription implements AutoCloseable {
         }
         if (missing.isEmpty()) {
             return;
-        }
-        if (node == null) {
-            node = connection.getConnection(master.getUri().getHost(), master.getUri().getPort());
-            nodes.put(address, node);
         }
         for (int from = 0; from < missing.size(); from += BATCH) { // a batch in flight at a time, even under load
             List<Integer> batch = missing.subList(from, Math.min(missing.size(), from + BATCH));
@@ -263,10 +266,11 @@ final class LettuceShardSubscription implements AutoCloseable {
         return true;
     }
 
-    private boolean anyWanted() {
-        for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
-            if (wanted.get(slot) == 1) {
-                return true;
+    /** Whether the client's view of the cluster has {@code address} as a master serving slots. */
+    private boolean servesSlots(String address) {
+        for (RedisClusterNode node : client.getPartitions()) {
+            if (address.equals(node.getUri().getHost() + ":" + node.getUri().getPort())) {
+                return node.is(NodeFlag.UPSTREAM) && !node.getSlots().isEmpty();
             }
         }
         return false;
@@ -286,7 +290,6 @@ final class LettuceShardSubscription implements AutoCloseable {
     }
 
     private void forget(String address) {
-        stale = true;
         for (int slot = 0; slot < ClusterSlots.COUNT; slot++) {
             if (address.equals(at[slot])) {
                 at[slot] = null;
