@@ -25,6 +25,8 @@ import java.util.function.IntFunction;
  *       timeout decides. Infinite: only a dead owner makes it stale.</li>
  *   <li>{@code waitTime}: an overall deadline; whichever of {@code retries} and {@code waitTime} runs out
  *       first ends the wait.</li>
+ *   <li>{@code holdAtLeast}: a lease closed before {@code acquiredAt + holdAtLeast} keeps its keys locked
+ *       until then (for scheduled jobs on one node at a time).</li>
  * </ul>
  */
 public final class AcquireOptions {
@@ -32,25 +34,31 @@ public final class AcquireOptions {
     private static final int INFINITE = -1;
 
     private static final AcquireOptions DEFAULTS =
-            new AcquireOptions(3, Duration.ofMillis(10), null, Duration.ofSeconds(30), null);
+            new AcquireOptions(3, Duration.ofMillis(10), null, Duration.ofSeconds(30), null, Duration.ZERO);
 
     private final int retries;
     private final Duration retryInterval;
     private final IntFunction<Duration> retryIntervalFunction;
     private final Duration lockTimeout;
     private final Duration waitTime;
+    private final Duration holdAtLeast;
     // The getters' results, built once: acquire reads them on every call.
     private final OptionalInt retriesView;
     private final Optional<Duration> lockTimeoutView;
     private final Optional<Duration> waitTimeView;
 
     private AcquireOptions(int retries, Duration retryInterval, IntFunction<Duration> retryIntervalFunction,
-            Duration lockTimeout, Duration waitTime) {
+            Duration lockTimeout, Duration waitTime, Duration holdAtLeast) {
+        if (lockTimeout != null && holdAtLeast.compareTo(lockTimeout) > 0) {
+            throw new IllegalArgumentException("holdAtLeast (" + holdAtLeast + ") must not be larger than lockTimeout ("
+                    + lockTimeout + "): a lock is stale after its lockTimeout, so it cannot be held longer");
+        }
         this.retries = retries;
         this.retryInterval = retryInterval;
         this.retryIntervalFunction = retryIntervalFunction;
         this.lockTimeout = lockTimeout;
         this.waitTime = waitTime;
+        this.holdAtLeast = holdAtLeast;
         this.retriesView = retries == INFINITE ? OptionalInt.empty() : OptionalInt.of(retries);
         this.lockTimeoutView = Optional.ofNullable(lockTimeout);
         this.waitTimeView = Optional.ofNullable(waitTime);
@@ -66,18 +74,18 @@ public final class AcquireOptions {
         if (retries < 0) {
             throw new IllegalArgumentException("retries must be >= 0 (0 = one attempt), was " + retries);
         }
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
     }
 
     /** Tries until the keys are taken, or until {@code waitTime} runs out when one is set. */
     public AcquireOptions withInfiniteRetries() {
-        return new AcquireOptions(INFINITE, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+        return new AcquireOptions(INFINITE, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
     }
 
     /** A fixed pause, jittered: each pause is uniform in {@code (interval, 2 x interval]}; zero retries at once. */
     public AcquireOptions withRetryInterval(Duration interval) {
         requireNonNegative("retryInterval", interval);
-        return new AcquireOptions(retries, interval, null, lockTimeout, waitTime);
+        return new AcquireOptions(retries, interval, null, lockTimeout, waitTime, holdAtLeast);
     }
 
     /**
@@ -87,29 +95,45 @@ public final class AcquireOptions {
      */
     public AcquireOptions withRetryInterval(IntFunction<Duration> interval) {
         Objects.requireNonNull(interval, "retryInterval function must not be null");
-        return new AcquireOptions(retries, null, interval, lockTimeout, waitTime);
+        return new AcquireOptions(retries, null, interval, lockTimeout, waitTime, holdAtLeast);
     }
 
     /** How long a lock may be held before it counts as stale; must be positive. */
     public AcquireOptions withLockTimeout(Duration lockTimeout) {
         requirePositive("lockTimeout", lockTimeout);
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
     }
 
     /** Locks never expire: only a dead owner makes them stale. */
     public AcquireOptions withInfiniteLockTimeout() {
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, null, waitTime);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, null, waitTime, holdAtLeast);
     }
 
     /** An overall deadline for the acquire; zero makes one attempt. */
     public AcquireOptions withWaitTime(Duration waitTime) {
         requireNonNegative("waitTime", waitTime);
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
     }
 
     /** No overall deadline: only {@code retries} ends the wait. */
     public AcquireOptions withoutWaitTime() {
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, null);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, null, holdAtLeast);
+    }
+
+    /**
+     * How long after {@code acquiredAt} the keys stay locked at least: a lease closed earlier keeps its keys
+     * locked for everyone (its own thread included) until {@code acquiredAt + holdAtLeast} by the backend's
+     * clock, then they free themselves (ShedLock's {@code lockAtLeastFor}). Zero (the default) frees them at
+     * close. Must be {@code >= 0} and not larger than {@code lockTimeout}.
+     */
+    public AcquireOptions withHoldAtLeast(Duration holdAtLeast) {
+        requireNonNegative("holdAtLeast", holdAtLeast);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
+    }
+
+    /** How long the keys stay locked at least after {@code acquiredAt}; zero by default. */
+    public Duration holdAtLeast() {
+        return holdAtLeast;
     }
 
     /** The number of retries after the first attempt; empty when infinite. */
@@ -181,12 +205,13 @@ public final class AcquireOptions {
                 && Objects.equals(retryInterval, that.retryInterval)
                 && Objects.equals(retryIntervalFunction, that.retryIntervalFunction)
                 && Objects.equals(lockTimeout, that.lockTimeout)
-                && Objects.equals(waitTime, that.waitTime);
+                && Objects.equals(waitTime, that.waitTime)
+                && holdAtLeast.equals(that.holdAtLeast);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime);
+        return Objects.hash(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
     }
 
     @Override
@@ -194,6 +219,7 @@ public final class AcquireOptions {
         return "AcquireOptions[retries=" + (retries == INFINITE ? "infinity" : retries)
                 + ", retryInterval=" + (retryIntervalFunction != null ? "function" : retryInterval)
                 + ", lockTimeout=" + (lockTimeout == null ? "infinity" : lockTimeout)
-                + ", waitTime=" + (waitTime == null ? "none" : waitTime) + "]";
+                + ", waitTime=" + (waitTime == null ? "none" : waitTime)
+                + (holdAtLeast.isZero() ? "" : ", holdAtLeast=" + holdAtLeast) + "]";
     }
 }
