@@ -9,7 +9,7 @@ import org.springframework.boot.convert.DurationStyle;
  * The text forms of the acquire options, shared by the {@code locks.*} properties and the attributes of
  * {@code @Locked}: {@code retries} as {@code "0"}, {@code "5"} or {@code "infinity"}; durations in Spring
  * Boot's formats ({@code "500ms"}, {@code "PT2S"}, a plain number of milliseconds); {@code lockTimeout}
- * also as {@code "infinity"}.
+ * and {@code waitTime} also as {@code "infinity"}.
  */
 public final class AcquireOptionValues {
 
@@ -45,6 +45,17 @@ public final class AcquireOptionValues {
     public static AcquireOptions withLockTimeout(AcquireOptions options, String value) {
         String text = value == null ? "" : value.trim();
         return isInfinity(text) ? options.withInfiniteLockTimeout() : options.withLockTimeout(duration("lockTimeout", text));
+    }
+
+    /**
+     * {@code options} with the wait time that {@code value} states; {@code infinity} removes the deadline, so
+     * that only the retries end the wait.
+     *
+     * @throws IllegalArgumentException unless {@code value} is a duration >= 0 or {@code infinity}
+     */
+    public static AcquireOptions withWaitTime(AcquireOptions options, String value) {
+        String text = value == null ? "" : value.trim();
+        return isInfinity(text) ? options.withoutWaitTime() : options.withWaitTime(duration("waitTime", text));
     }
 
     /**

@@ -44,8 +44,11 @@ public class LocksProperties implements InitializingBean {
      */
     private String keyPrefix;
 
-    /** How many times to try again after the first attempt fails, or 'infinity'. */
-    private String retries = "3";
+    /**
+     * How many times to try again after the first attempt fails, or 'infinity'. By default a caller waits (until
+     * locks.wait-time), as synchronized and Redisson's lock() do; AcquireOptions.defaults() keeps 3 for plain Java.
+     */
+    private String retries = "infinity";
 
     /** Pause between attempts, jittered: each pause is uniform in (interval, 2 x interval]. */
     private Duration retryInterval = Duration.ofMillis(10);
@@ -53,8 +56,8 @@ public class LocksProperties implements InitializingBean {
     /** How long a lock may be held before it counts as stale, or 'infinity' (only a dead owner frees it). */
     private String lockTimeout = "30s";
 
-    /** Overall deadline of one acquire, whatever the retries. Unset: only the retries end the wait. */
-    private Duration waitTime;
+    /** Overall deadline of one acquire, whatever the retries, or 'infinity' (only the retries end the wait). */
+    private String waitTime = "10s";
 
     /**
      * Order of the @Locked and @FetchOrCompute interceptors (@FetchOrCompute runs just outside @Locked).
@@ -91,7 +94,7 @@ public class LocksProperties implements InitializingBean {
         AcquireOptions options = AcquireOptionValues.withRetries(AcquireOptions.defaults(), retries)
                 .withRetryInterval(retryInterval);
         options = AcquireOptionValues.withLockTimeout(options, lockTimeout);
-        return waitTime == null ? options : options.withWaitTime(waitTime);
+        return AcquireOptionValues.withWaitTime(options, waitTime);
     }
 
     /** The options of {@code ComputeCache.fetchOrCompute}, from {@code locks.compute.*}. */
@@ -105,8 +108,10 @@ public class LocksProperties implements InitializingBean {
         requireNonNegative("locks.retry-interval", retryInterval);
         check("locks.lock-timeout", lockTimeout,
                 () -> AcquireOptionValues.withLockTimeout(AcquireOptions.defaults(), lockTimeout));
-        if (waitTime != null) {
-            requireNonNegative("locks.wait-time", waitTime);
+        if (!AcquireOptionValues.INFINITY.equalsIgnoreCase(String.valueOf(waitTime).trim())) {
+            Duration[] parsed = new Duration[1];
+            check("locks.wait-time", waitTime, () -> parsed[0] = AcquireOptionValues.duration("wait-time", waitTime));
+            requireNonNegative("locks.wait-time", parsed[0]);
         }
         requirePositive("locks.cleanup.interval", cleanup.interval);
         if (cleanup.batchSize <= 0) {
@@ -212,11 +217,11 @@ public class LocksProperties implements InitializingBean {
         this.lockTimeout = lockTimeout;
     }
 
-    public Duration getWaitTime() {
+    public String getWaitTime() {
         return waitTime;
     }
 
-    public void setWaitTime(Duration waitTime) {
+    public void setWaitTime(String waitTime) {
         this.waitTime = waitTime;
     }
 

@@ -51,7 +51,8 @@ class LocksAutoConfigurationTests {
                     .hasSingleBean(LocksSweeperScheduler.class);
             LockRegistry registry = context.getBean(LockRegistry.class);
             assertThat(registry.backend()).isEqualTo("local");
-            assertThat(registry.defaultOptions()).isEqualTo(AcquireOptions.defaults());
+            assertThat(registry.defaultOptions()).isEqualTo(AcquireOptions.defaults().withInfiniteRetries()
+                    .withWaitTime(Duration.ofSeconds(10)));
             assertThat(context.getBean(ComputeCache.class).defaultOptions()).isEqualTo(ComputeOptions.defaults());
         });
     }
@@ -63,10 +64,10 @@ class LocksAutoConfigurationTests {
             assertThat(properties.isEnabled()).isTrue();
             assertThat(properties.getBackend()).isNull();
             assertThat(properties.getKeyPrefix()).isNull();
-            assertThat(properties.getRetries()).isEqualTo("3");
+            assertThat(properties.getRetries()).isEqualTo("infinity");
             assertThat(properties.getRetryInterval()).isEqualTo(Duration.ofMillis(10));
             assertThat(properties.getLockTimeout()).isEqualTo("30s");
-            assertThat(properties.getWaitTime()).isNull();
+            assertThat(properties.getWaitTime()).isEqualTo("10s");
             assertThat(properties.getWatchdog().isEnabled()).isFalse();
             assertThat(properties.getCleanup().isEnabled()).isTrue();
             assertThat(properties.getCleanup().getInterval()).isEqualTo(Duration.ofMinutes(5));
@@ -91,6 +92,26 @@ class LocksAutoConfigurationTests {
                     assertThat(options.lockTimeout()).hasValue(Duration.ofMinutes(2));
                     assertThat(options.waitTime()).hasValue(Duration.ofSeconds(2));
                 });
+    }
+
+    @Test
+    void withoutSettingsACallerShouldWaitUpToTenSecondsAsSynchronizedWould() {
+        runner.run(context -> {
+            AcquireOptions options = context.getBean(LockRegistry.class).defaultOptions();
+            assertThat(options.retries()).isEmpty();
+            assertThat(options.waitTime()).hasValue(Duration.ofSeconds(10));
+            assertThat(options.lockTimeout()).hasValue(Duration.ofSeconds(30));
+            assertThat(options.retryInterval()).hasValue(Duration.ofMillis(10));
+        });
+    }
+
+    @Test
+    void infinityShouldBeAcceptedForTheWaitTime() {
+        runner.withPropertyValues("locks.retries=5", "locks.wait-time=infinity").run(context -> {
+            AcquireOptions options = context.getBean(LockRegistry.class).defaultOptions();
+            assertThat(options.retries()).hasValue(5);
+            assertThat(options.waitTime()).isEmpty();
+        });
     }
 
     @Test

@@ -26,6 +26,11 @@ class LocksStartupFailureTests {
     }
 
     @Test
+    void aWaitTimeThatIsNoDurationShouldFailNamingTheProperty() {
+        assertInvalid("locks.wait-time=soon", "locks.wait-time", "'soon'");
+    }
+
+    @Test
     void negativeCleanupIntervalShouldFailNamingTheProperty() {
         assertInvalid("locks.cleanup.interval=-1m", "locks.cleanup.interval", "Must be a duration > 0.");
     }

@@ -30,6 +30,13 @@ public final class LocksObservationAutoConfiguration {
         return new LocksObservations(observationRegistry);
     }
 
+    /** The {@code result} and {@code outcome} of each observed call, from the registry's and the cache's events. */
+    @Bean
+    @ConditionalOnMissingBean
+    ObservationOutcomes locksObservationOutcomes(ObservationRegistry observationRegistry) {
+        return new ObservationOutcomes(observationRegistry);
+    }
+
     /**
      * Keeps the {@code locks.*} meters as the contract has them. An observation handler for meters (Spring
      * Boot registers one with Micrometer) would make a timer of each observation under the observation's name,

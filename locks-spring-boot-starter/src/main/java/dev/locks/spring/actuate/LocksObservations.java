@@ -9,8 +9,10 @@ import io.micrometer.observation.ObservationRegistry;
  * {@code locks.compute} around each fetch-or-compute call (its body, when it computes, runs inside it, so its
  * own spans are children of it; for a {@code Mono} or a {@code suspend} function the observation runs from
  * subscription to the result's signal, {@link #start}, without being the scope of its body). Both carry the
- * low-cardinality values {@code name} and {@code backend}; an exception is recorded as the observation's error and
- * rethrown as is. Handlers of the application's {@link ObservationRegistry} (Spring Boot's tracing, say) see them;
+ * low-cardinality values {@code name} and {@code backend}, and the call's {@code result} (acquired, timeout,
+ * skipped, error) or {@code outcome} (hit, computed, waited, failed, promoted, ...), as the meters have them:
+ * {@link ObservationOutcomes} adds those from the registry's and the cache's events, {@link Stop#tag} for a
+ * reactive call; an exception is recorded as the observation's error and rethrown as is. Handlers of the application's {@link ObservationRegistry} (Spring Boot's tracing, say) see them;
  * the {@code locks.*} meters are fed as before, by {@link LocksMetrics}.
  */
 public final class LocksObservations implements CallObservations {
@@ -41,11 +43,19 @@ public final class LocksObservations implements CallObservations {
                 .lowCardinalityKeyValue("name", name)
                 .lowCardinalityKeyValue("backend", backend)
                 .start();
-        return error -> {
-            if (error != null) {
-                started.error(error);
+        return new Stop() {
+            @Override
+            public void tag(String key, String value) {
+                started.lowCardinalityKeyValue(key, value);
             }
-            started.stop();
+
+            @Override
+            public void stop(Throwable error) {
+                if (error != null) {
+                    started.error(error);
+                }
+                started.stop();
+            }
         };
     }
 }

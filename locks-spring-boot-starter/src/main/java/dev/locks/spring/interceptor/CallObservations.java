@@ -44,6 +44,13 @@ public interface CallObservations {
         Stop NONE = error -> {
         };
 
+        /**
+         * Adds the low-cardinality value {@code key} = {@code value} (the call's {@code outcome}, say) to the
+         * observation before it ends. By default adds nothing.
+         */
+        default void tag(String key, String value) {
+        }
+
         /** Ends the observation, with the error the call ended with, or {@code null} when it ended normally. */
         void stop(Throwable error);
     }

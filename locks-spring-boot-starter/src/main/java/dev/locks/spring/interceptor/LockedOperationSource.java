@@ -65,10 +65,8 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
                 }),
                 values.option("lockTimeout", locked.lockTimeout(), probe,
                         text -> options -> AcquireOptionValues.withLockTimeout(options, text)),
-                values.option("waitTime", locked.waitTime(), probe, text -> {
-                    Duration waitTime = AcquireOptionValues.duration("waitTime", text);
-                    return options -> options.withWaitTime(waitTime);
-                }));
+                values.option("waitTime", locked.waitTime(), probe,
+                        text -> options -> AcquireOptionValues.withWaitTime(options, text)));
     }
 
     private static boolean isAsync(Method method, AttributeValues values) {

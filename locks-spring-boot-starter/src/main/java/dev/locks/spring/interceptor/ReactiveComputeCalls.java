@@ -3,6 +3,7 @@ package dev.locks.spring.interceptor;
 import dev.locks.ComputeCache;
 import dev.locks.ComputeOptions;
 import dev.locks.ComputeOutcome;
+import dev.locks.LocksObserver;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import java.time.Duration;
@@ -61,7 +62,7 @@ final class ReactiveComputeCalls {
                 if (late instanceof ComputeOutcome.Compute turn) { // its subscriber has gone, not the others
                     compute(template, operation, values, turn.ticket(), options);
                 }
-            }).flatMap(outcome -> outcome instanceof ComputeOutcome.Compute turn
+            }).doOnNext(outcome -> observed.tag("outcome", outcomeTag(outcome))).flatMap(outcome -> outcome instanceof ComputeOutcome.Compute turn
                     ? compute(template, operation, values, turn.ticket(), options) : received(outcome))
                     .flatMap(stored -> Mono.justOrEmpty(operation.toResult(stored.orElse(null))))
                     .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
@@ -78,6 +79,15 @@ final class ReactiveComputeCalls {
         finally {
             CallNames.restore(previous);
         }
+    }
+
+    /** The {@code outcome} of a call that {@code begin} answered so, as the {@code locks.compute} meter has it. */
+    private static String outcomeTag(ComputeOutcome outcome) {
+        LocksObserver.ComputeResult result = outcome instanceof ComputeOutcome.Hit ? LocksObserver.ComputeResult.HIT
+                : outcome instanceof ComputeOutcome.Compute ? LocksObserver.ComputeResult.COMPUTED
+                : outcome instanceof ComputeOutcome.Value ? LocksObserver.ComputeResult.WAITED
+                : LocksObserver.ComputeResult.FAILED;
+        return result.tag();
     }
 
     /** What a hit or a wait brought: the value, or the computer's error. */

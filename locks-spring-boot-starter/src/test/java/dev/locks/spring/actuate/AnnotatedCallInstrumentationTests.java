@@ -2,7 +2,9 @@ package dev.locks.spring.actuate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locks.Lease;
 import dev.locks.LockRegistry;
+import dev.locks.LockTimeoutException;
 import dev.locks.annotation.FetchOrCompute;
 import dev.locks.annotation.Locked;
 import dev.locks.spring.LocksAutoConfiguration;
@@ -14,6 +16,7 @@ import io.micrometer.observation.ObservationRegistry;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
@@ -83,6 +86,38 @@ class AnnotatedCallInstrumentationTests {
     }
 
     @Test
+    void eachObservationShouldCarryTheCallsResultOrOutcomeAsTheMetersDo() {
+        Recorder recorder = new Recorder();
+        ObservationRegistry observations = ObservationRegistry.create();
+        observations.observationConfig().observationHandler(recorder);
+        runner.withBean(ObservationRegistry.class, () -> observations).run(context -> {
+            Worker worker = context.getBean(Worker.class);
+            worker.work("a");
+            worker.quote("ACME");
+            worker.quote("ACME");
+            try (Lease held = context.getBean(LockRegistry.class).acquire(List.of("busy"))) {
+                Thread other = new Thread(() -> {
+                    try {
+                        worker.busy();
+                    }
+                    catch (LockTimeoutException expected) {
+                        // its observation is what this test reads
+                    }
+                });
+                other.start();
+                other.join();
+            }
+
+            assertThat(recorder.values("locks.acquire", "result")).contains("acquired", "timeout");
+            assertThat(recorder.values("locks.compute", "outcome")).containsExactly("computed", "hit");
+            assertThat(recorder.all).filteredOn(observed -> observed.getName().equals("locks.acquire"))
+                    .filteredOn(observed -> observed.getLowCardinalityKeyValue("result").getValue().equals("timeout"))
+                    .singleElement().satisfies(observed -> assertThat(observed.getError())
+                            .isInstanceOf(LockTimeoutException.class));
+        });
+    }
+
+    @Test
     void springBootsObservationSetupShouldSeeTheObservationsAndLeaveTheMetersAsTheyAre() {
         Recorder recorder = new Recorder();
         runner.withConfiguration(AutoConfigurations.of(ObservationAutoConfiguration.class))
@@ -122,9 +157,19 @@ class AnnotatedCallInstrumentationTests {
 
         final Map<String, Observation.Context> stopped = new ConcurrentHashMap<>();
 
+        final List<Observation.Context> all = new CopyOnWriteArrayList<>();
+
         @Override
         public void onStop(Observation.Context context) {
             stopped.put(context.getName(), context);
+            all.add(context);
+        }
+
+        /** The value of {@code key} on each stopped observation named {@code name}, in order ("" if absent). */
+        List<String> values(String name, String key) {
+            return all.stream().filter(context -> context.getName().equals(name))
+                    .map(context -> context.getLowCardinalityKeyValue(key))
+                    .map(value -> value == null ? "" : value.getValue()).toList();
         }
 
         @Override
@@ -138,6 +183,10 @@ class AnnotatedCallInstrumentationTests {
         @Locked(keys = "'work:' + #id")
         public String work(String id) {
             return id;
+        }
+
+        @Locked(keys = "'busy'", retries = "0")
+        public void busy() {
         }
 
         @FetchOrCompute(key = "#symbol", ttl = "1m")
