@@ -2,6 +2,7 @@ package dev.locks.jdbc;
 
 import dev.locks.LockRegistry;
 import dev.locks.contract.KeyLimitsContract;
+import dev.locks.jdbc.test.PostgresServerExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
