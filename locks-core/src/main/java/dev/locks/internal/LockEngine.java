@@ -371,7 +371,7 @@ public final class LockEngine implements AutoCloseable {
         if (holdNanos != 0) {
             for (LockEntry entry : lease.entries) {
                 if (!entry.createdBy(lease)) { // re-entered: freed by an outer lease, but not before this one's hold
-                    entry.holdAtLeastUntil(lease.holdUntilNanos());
+                    table.holdAtLeastUntil(entry, lease.holdUntilNanos);
                 }
             }
         }
@@ -395,9 +395,23 @@ public final class LockEngine implements AutoCloseable {
         backing.release(lease);
     }
 
-    /** Releases a one-key lease (once; later calls change nothing), from any thread. */
+    /**
+     * Releases a one-key lease (once; later calls change nothing), from any thread. It takes no hold of its own,
+     * but a lease of its thread may have re-entered it with one: then its last hold leaves it held over.
+     */
     void release(SoloLease lease) {
-        int left = lease.closeSelf();
+        long until = table.holdUntilNanos(lease);
+        int left;
+        if (until == 0) {
+            left = lease.closeSelf();
+        } else {
+            long now = clock.nanoTime();
+            left = lease.closeSelfOrHoldOver(until, now);
+            if (left == -2) {
+                ((MemoryBacking) backing).endHoldOverAfter(lease, until - now); // one-key leases are in memory only
+                return;
+            }
+        }
         if (left < 0) {
             return;
         }

@@ -92,18 +92,12 @@ class LockEntry implements Blocker {
     }
 
     /**
-     * Until when the key stays locked after its last hold went ({@code holdAtLeast}), as a reading of the clock;
-     * {@code 0} for no hold. Kept by the lease that took the key (a one-key lease takes no hold).
+     * Until when the key stays locked after its last hold went ({@code holdAtLeast} of the lease that took it), as
+     * a reading of the clock; {@code 0} for none (a one-key lease takes no hold). Leases that re-entered the key
+     * with a hold of their own are the table's to add ({@link LockTable#holdUntilNanos}).
      */
     long holdUntilNanos() {
-        return creator == null ? 0 : creator.holdUntilNanos();
-    }
-
-    /** A lease that re-entered this key with a hold of its own: the key is held at least until then too. */
-    void holdAtLeastUntil(long untilNanos) {
-        if (creator != null) {
-            creator.holdAtLeastUntil(untilNanos);
-        }
+        return creator == null ? 0 : creator.holdUntilNanos;
     }
 
     /** Whether {@code lease} took this key (rather than re-entered it). */
@@ -174,8 +168,12 @@ class LockEntry implements Blocker {
             if ((current & COUNT) != 1 || (current & LOST) != 0 || untilNanos - nowNanos <= 0) {
                 return dropHold();
             }
+            long expires = expiresNanos();
             EXPIRES.setVolatile(this, untilNanos);
-            HOLDS.getAndBitwiseOr(this, HELD_OVER | DETACHED);
+            if (!HOLDS.compareAndSet(this, current, current | HELD_OVER | DETACHED)) {
+                EXPIRES.setVolatile(this, expires); // lost meanwhile (marks are set outside the monitor)
+                return dropHold();
+            }
             return -1;
         }
     }
@@ -183,6 +181,27 @@ class LockEntry implements Blocker {
     /** Whether the entry's last hold went before its hold-at-least time, and it waits for that time. */
     boolean isHeldOver() {
         return ((int) HOLDS.getVolatile(this) & HELD_OVER) != 0;
+    }
+
+    /**
+     * {@link #closeSelf()}, except that the last hold, before {@code untilNanos} and unless the entry was lost,
+     * leaves the entry {@linkplain #dropHoldOrHoldOver held over}.
+     *
+     * @return as {@link #closeSelf()}, or -2 when the entry is now held over
+     */
+    int closeSelfOrHoldOver(long untilNanos, long nowNanos) {
+        synchronized (this) {
+            int current = (int) HOLDS.getVolatile(this);
+            if ((current & SELF_CLOSED) != 0 || (current & COUNT) != 1 || (current & LOST) != 0
+                    || untilNanos - nowNanos <= 0) {
+                return closeSelf();
+            }
+            EXPIRES.setVolatile(this, untilNanos);
+            if (!HOLDS.compareAndSet(this, current, current | SELF_CLOSED | HELD_OVER | DETACHED)) {
+                return closeSelf(); // lost meanwhile (marks are set outside the monitor): a plain close
+            }
+            return -2;
+        }
     }
 
     /** Whether the entry's own lease ({@link SoloLease}) was closed. */

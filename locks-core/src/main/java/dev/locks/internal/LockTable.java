@@ -22,6 +22,11 @@ final class LockTable {
     }
 
     private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+    /**
+     * The hold-at-least times that leases which re-entered an entry brought (the one of the lease that took it is
+     * its own): rare, so kept here rather than in every entry; an entry leaves when it leaves the table.
+     */
+    private final ConcurrentHashMap<LockEntry, Long> reentryHolds = new ConcurrentHashMap<>();
     private final StaleRemovals staleRemovals;
     private final WaitQueues queues;
     /** The longest {@link #STORE_MARGIN_FRACTION} of a lease a holder gives up: 100 ms. */
@@ -158,8 +163,33 @@ final class LockTable {
         }
     }
 
+    /** A lease re-entered {@code entry} with a hold until {@code untilNanos}: the entry is held until then too. */
+    void holdAtLeastUntil(LockEntry entry, long untilNanos) {
+        reentryHolds.merge(entry, untilNanos, (held, until) -> until - held > 0 ? until : held);
+    }
+
+    /**
+     * Until when {@code entry} stays locked after its last hold goes: the latest hold-at-least time of the leases
+     * that took or re-entered it; {@code 0} for none.
+     */
+    long holdUntilNanos(LockEntry entry) {
+        long own = entry.holdUntilNanos();
+        Long reentered = reentryHolds.isEmpty() ? null : reentryHolds.get(entry);
+        if (reentered == null) {
+            return own;
+        }
+        return own == 0 || reentered - own > 0 ? reentered : own;
+    }
+
+    private void forgetHold(LockEntry entry) {
+        if (!reentryHolds.isEmpty()) {
+            reentryHolds.remove(entry);
+        }
+    }
+
     /** Removes an entry whose last hold was dropped, and wakes its waiters. */
     void removeReleased(LockEntry entry) {
+        forgetHold(entry);
         entries.remove(entry.key(), entry);
         queues.released(entry.key(), null, true);
     }
@@ -180,6 +210,7 @@ final class LockTable {
                 return false;
             }
             heldOver = entry.isHeldOver();
+            forgetHold(entry);
             if (!heldOver) {
                 entry.markLost();
             }
@@ -250,6 +281,7 @@ final class LockTable {
             if (!entries.remove(key, entry)) {
                 return false;
             }
+            forgetHold(entry);
             entry.markLost();
         }
         queues.released(key, null, true);

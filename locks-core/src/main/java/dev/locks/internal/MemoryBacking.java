@@ -75,7 +75,7 @@ final class MemoryBacking implements Backing {
             if (entry.isLost()) {
                 observer.onLeaseLost(entry.key());
             }
-            long until = entry.holdUntilNanos();
+            long until = table.holdUntilNanos(entry);
             if (until == 0) {
                 table.drop(entry);
                 continue;
@@ -87,7 +87,8 @@ final class MemoryBacking implements Backing {
         }
     }
 
-    private void endHoldOverAfter(LockEntry entry, long delayNanos) {
+    /** Frees the held-over {@code entry} after {@code delayNanos}, when its hold-at-least time has come. */
+    void endHoldOverAfter(LockEntry entry, long delayNanos) {
         maintenance.after(delayNanos, () -> {
             long left = table.endHoldOver(entry, clock.nanoTime());
             if (left > 0) { // the clock is not the timer's (a test's), or the timer ran early

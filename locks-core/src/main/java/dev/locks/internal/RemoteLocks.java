@@ -255,7 +255,7 @@ final class RemoteLocks implements AutoCloseable {
      *
      * @return the keys the store says their owner no longer held
      */
-    Set<String> releaseHeld(Collection<LockEntry> entries) {
+    Set<String> releaseHeld(Collection<LockEntry> entries, LockTable table) {
         long deadline = clock.nanoTime() + infiniteLeaseMillis * 1_000_000;
         List<Ownership> ownerships = new ArrayList<>(entries.size());
         for (LockEntry entry : entries) {
@@ -263,7 +263,7 @@ final class RemoteLocks implements AutoCloseable {
             if (expires != Long.MAX_VALUE && expires - deadline > 0) {
                 deadline = expires;
             }
-            long until = entry.holdUntilNanos();
+            long until = table.holdUntilNanos(entry);
             long hold = until == 0 ? 0 : Math.max(1, Nanos.toMillisRoundedUp(until - entry.acquiredNanos()));
             ownerships.add(new Ownership(entry.key(), entry.ownerId(), 0, hold));
         }

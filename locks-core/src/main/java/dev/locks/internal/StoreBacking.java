@@ -119,9 +119,9 @@ final class StoreBacking implements Backing {
         List<LockEntry> stillOurs = last.stream().filter(entry -> !entry.isLost()).toList();
         boolean holding = false;
         for (LockEntry entry : stillOurs) {
-            holding |= entry.holdUntilNanos() != 0;
+            holding |= table.holdUntilNanos(entry) != 0;
         }
-        Set<String> lost = holding ? remote.releaseHeld(stillOurs) : remote.release(stillOurs);
+        Set<String> lost = holding ? remote.releaseHeld(stillOurs, table) : remote.release(stillOurs);
         for (LockEntry entry : stillOurs) {
             if (lost.contains(entry.key())) {
                 observer.onLeaseLost(entry.key());

@@ -8,8 +8,10 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
+import dev.locks.contract.HoldAtLeastChecks;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
+import java.net.InetAddress;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -53,6 +55,27 @@ class JdbcLockNodesTest {
 
     private JdbcLockRegistry node() {
         return node(JdbcLockRegistry.builder(postgres.dataSource()));
+    }
+
+    @Test
+    void ownersShouldNameTheApplicationAndTheHostSoThatOperationsSeeWhichInstanceHoldsAKey() throws Exception {
+        JdbcLockRegistry named = node(JdbcLockRegistry.builder(postgres.dataSource()).applicationName("report-service"));
+        JdbcLockRegistry unnamed = node();
+        String node = InetAddress.getLocalHost().getHostName() + " (" + ProcessHandle.current().pid() + ")";
+        String thread = Thread.currentThread().getName();
+        try (Lease lease = named.acquire(List.of("job"))) {
+            assertThat(unnamed.heldLock("job").orElseThrow().owner())
+                    .isEqualTo(thread + " @ report-service on " + node);
+        }
+        try (Lease lease = unnamed.acquire(List.of("job"))) {
+            assertThat(named.heldLock("job").orElseThrow().owner()).isEqualTo(thread + " @ " + node);
+        }
+    }
+
+    @Test
+    void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
+        HoldAtLeastChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
+                node(JdbcLockRegistry.builder(postgres.dataSource()).watchdog(true)));
     }
 
     @Test
