@@ -545,6 +545,22 @@ public abstract class LockRegistryContract {
     }
 
     /**
+     * {@code attempt}, made after a lease holding its key until {@code until} (by the backend's clock) was closed,
+     * was refused, or else taken no earlier than {@code until} (a loaded machine may take that long to make it):
+     * the backend's acquire time of the lock it took says so. The lease it took is closed.
+     */
+    private static void refusedUntil(Instant until, String who, LockRegistry node, Optional<Lease> attempt) {
+        if (attempt.isEmpty()) {
+            return;
+        }
+        try (Lease lease = attempt.get()) {
+            assertThat(node.heldLock(lease.keys().get(0)).orElseThrow().acquiredAt())
+                    .as("taken by %s, so no earlier than acquiredAt + holdAtLeast", who)
+                    .isAfterOrEqualTo(until.minus(CLOCK_SLACK));
+        }
+    }
+
+    /**
      * Tries {@code key} on {@code node} every 20 ms on the calling thread (whose lease it is then; Awaitility would
      * poll on a thread of its own, which ends) until it is taken, for at most 20 s.
      */
@@ -570,17 +586,20 @@ public abstract class LockRegistryContract {
         lease.close();
 
         assertThat(lease.isHeld()).isFalse();
-        assertThat(registry.tryAcquire(keys("job"))).as("the closing thread").isEmpty();
-        assertThat(threads.run(() -> registry.tryAcquire(keys("job")))).as("another thread").isEmpty();
-        assertThat(threads.run(() -> other.tryAcquire(keys("job")))).as("another node").isEmpty();
-        HeldLock held = registry.heldLock("job").orElseThrow();
         Instant until = taken.acquiredAt().plus(HOLD);
+        Optional<HeldLock> listed = registry.heldLock("job");
+        assertThat(listed.isPresent() || !Instant.now().isBefore(until)).as("listed until its hold ends").isTrue();
+        refusedUntil(until, "the closing thread", registry, registry.tryAcquire(keys("job")));
+        refusedUntil(until, "another thread", registry, threads.run(() -> registry.tryAcquire(keys("job"))));
+        refusedUntil(until, "another node", other, threads.run(() -> other.tryAcquire(keys("job"))));
+        if (listed.isEmpty()) {
+            return; // a machine so loaded that the hold ended before the listing was read: checked as far as it can
+        }
+        HeldLock held = listed.get();
         assertThat(held.fencingToken()).isEqualTo(lease.fencingToken());
         assertThat(held.acquiredAt()).isEqualTo(taken.acquiredAt());
         assertThat(held.expiresAt()).as("acquiredAt + holdAtLeast after the early close")
                 .isBetween(until.minus(CLOCK_SLACK), until.plus(CLOCK_SLACK));
-        assertThat(other.heldLock("job").orElseThrow().expiresAt()).isBetween(until.minus(CLOCK_SLACK),
-                until.plus(CLOCK_SLACK));
         assertThat(held.stale()).isFalse();
 
         Lease next = takeOnThisThread(registry, "job");
@@ -593,7 +612,7 @@ public abstract class LockRegistryContract {
     }
 
     /**
-     * A waiter that would only poll every 10 s or more gets the key a moment after the hold ends: it was woken
+     * A waiter that would only poll every 30 s or more gets the key a moment after the hold ends: it was woken
      * (by a timer or the release notice, never its own poll).
      */
     @Test
@@ -602,8 +621,8 @@ public abstract class LockRegistryContract {
         Lease lease = registry.acquire(keys("job"), DEFAULTS.withHoldAtLeast(HOLD));
         Instant until = registry.heldLock("job").orElseThrow().acquiredAt().plus(HOLD);
         lease.close();
-        AcquireOptions sleepy = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofSeconds(10))
-                .withWaitTime(Duration.ofSeconds(60));
+        AcquireOptions sleepy = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofSeconds(30))
+                .withWaitTime(Duration.ofMinutes(2));
         CountDownLatch waiting = new CountDownLatch(2);
         Future<Instant> there = threads.start(() -> {
             waiting.countDown();
@@ -619,18 +638,22 @@ public abstract class LockRegistryContract {
         });
         assertThat(waiting.await(Threads.BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
         for (Future<Instant> waiter : List.of(there, here)) {
-            Instant got = Threads.get(waiter);
+            Instant got = Threads.get(waiter, Duration.ofMinutes(2));
             assertThat(got).as("not before the hold ended, by the backend's clock")
                     .isAfterOrEqualTo(until.minus(CLOCK_SLACK));
-            assertThat(Duration.between(until, got)).as("woken, not polling every 10 s")
-                    .isLessThan(Duration.ofSeconds(8));
+            assertThat(Duration.between(until, got)).as("woken, not polling every 30 s or more")
+                    .isLessThan(Duration.ofSeconds(20));
         }
     }
 
     @Test
     void closingAfterHoldAtLeastHasPassedShouldFreeTheKeysAtOnce() throws Exception {
         Lease lease = registry.acquire(keys("a", "b"), DEFAULTS.withHoldAtLeast(Duration.ofMillis(100)));
-        Thread.sleep(1_500);
+        // every backend's clock is this machine's wall clock (Redis's TIME, the database's, this JVM's)
+        Instant passed = registry.heldLock("a").orElseThrow().acquiredAt().plusMillis(100 + 400);
+        while (Instant.now().isBefore(passed)) {
+            Thread.sleep(50);
+        }
         lease.close();
 
         assertThat(heldKeys()).isEmpty();
