@@ -126,6 +126,26 @@ public interface RemoteLockStore extends AutoCloseable {
             lost = Set.copyOf(lost);
             heldMillis = Map.copyOf(heldMillis);
         }
+
+        /**
+         * What a store's call answered as pairs {@code i, ms} over {@code keys}: the key at 1-based position
+         * {@code i} is held over {@code ms} milliseconds when {@code ms > 0}, lost when {@code ms} is 0; keys
+         * without a pair were released.
+         */
+        public static Held ofPairs(List<Ownership> keys, List<? extends Number> pairs) {
+            Set<String> lost = new java.util.LinkedHashSet<>();
+            Map<String, Long> held = new java.util.HashMap<>();
+            for (int i = 0; i + 1 < pairs.size(); i += 2) {
+                String key = keys.get(pairs.get(i).intValue() - 1).key();
+                long millis = pairs.get(i + 1).longValue();
+                if (millis > 0) {
+                    held.put(key, millis);
+                } else {
+                    lost.add(key);
+                }
+            }
+            return new Held(lost, held);
+        }
     }
 
     /**

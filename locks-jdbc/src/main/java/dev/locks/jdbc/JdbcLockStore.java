@@ -12,8 +12,8 @@ import java.sql.SQLException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -219,18 +219,7 @@ final class JdbcLockStore implements RemoteLockStore {
                 return (Object[]) single(statement).getArray(1).getArray();
             }
         });
-        Set<String> lost = new LinkedHashSet<>();
-        Map<String, Long> held = new HashMap<>();
-        for (int i = 0; i + 1 < pairs.length; i += 2) {
-            String key = keys.get(((Number) pairs[i]).intValue() - 1).key();
-            long millis = ((Number) pairs[i + 1]).longValue();
-            if (millis > 0) {
-                held.put(key, millis);
-            } else {
-                lost.add(key);
-            }
-        }
-        return new Held(lost, held);
+        return Held.ofPairs(keys, Arrays.stream(pairs).map(Number.class::cast).toList());
     }
 
     @Override

@@ -8,10 +8,9 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
-import dev.locks.contract.HoldAtLeastChecks;
+import dev.locks.contract.ScheduledJobChecks;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
-import java.net.InetAddress;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -59,22 +58,12 @@ class JdbcLockNodesTest {
 
     @Test
     void ownersShouldNameTheApplicationAndTheHostSoThatOperationsSeeWhichInstanceHoldsAKey() throws Exception {
-        JdbcLockRegistry named = node(JdbcLockRegistry.builder(postgres.dataSource()).applicationName("report-service"));
-        JdbcLockRegistry unnamed = node();
-        String node = InetAddress.getLocalHost().getHostName() + " (" + ProcessHandle.current().pid() + ")";
-        String thread = Thread.currentThread().getName();
-        try (Lease lease = named.acquire(List.of("job"))) {
-            assertThat(unnamed.heldLock("job").orElseThrow().owner())
-                    .isEqualTo(thread + " @ report-service on " + node);
-        }
-        try (Lease lease = unnamed.acquire(List.of("job"))) {
-            assertThat(named.heldLock("job").orElseThrow().owner()).isEqualTo(thread + " @ " + node);
-        }
+        ScheduledJobChecks.ownersShouldNameTheApplicationAndTheHost(node(JdbcLockRegistry.builder(postgres.dataSource()).applicationName("report-service")), node());
     }
 
     @Test
     void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
-        HoldAtLeastChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
+        ScheduledJobChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
                 node(JdbcLockRegistry.builder(postgres.dataSource()).watchdog(true)));
     }
 

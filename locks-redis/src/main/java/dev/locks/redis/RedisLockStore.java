@@ -516,17 +516,9 @@ final class RedisLockStore implements RemoteLockStore {
         }
         List<?> pairs = call(() -> "release " + StoreKeys.describe(keysOf(keys)),
                 () -> cycle.call(script(LockScripts.RELEASE), scriptKeys, args));
-        Set<String> lost = new LinkedHashSet<>();
-        for (int i = 0; pairs != null && i + 1 < pairs.size(); i += 2) {
-            String key = keys.get(((Long) pairs.get(i)).intValue() - 1).key();
-            long millis = (Long) pairs.get(i + 1);
-            if (millis > 0) {
-                held.put(key, millis);
-            } else {
-                lost.add(key);
-            }
-        }
-        return lost;
+        Held answer = Held.ofPairs(keys, pairs == null ? List.of() : pairs.stream().map(Number.class::cast).toList());
+        held.putAll(answer.heldMillis());
+        return answer.lost();
     }
 
     @Override

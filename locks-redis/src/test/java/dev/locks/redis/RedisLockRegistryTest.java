@@ -8,10 +8,9 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockUnavailableException;
-import dev.locks.contract.HoldAtLeastChecks;
+import dev.locks.contract.ScheduledJobChecks;
 import dev.locks.contract.Threads;
 import dev.locks.redis.test.RedisServerExtension;
-import java.net.InetAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,22 +58,12 @@ class RedisLockRegistryTest {
 
     @Test
     void ownersShouldNameTheApplicationAndTheHostSoThatOperationsSeeWhichInstanceHoldsAKey() throws Exception {
-        RedisLockRegistry named = node(builder -> builder.applicationName("report-service"));
-        RedisLockRegistry unnamed = node();
-        String node = InetAddress.getLocalHost().getHostName() + " (" + ProcessHandle.current().pid() + ")";
-        String thread = Thread.currentThread().getName();
-        try (Lease lease = named.acquire(List.of("job"))) {
-            assertThat(unnamed.heldLock("job").orElseThrow().owner())
-                    .isEqualTo(thread + " @ report-service on " + node);
-        }
-        try (Lease lease = unnamed.acquire(List.of("job"))) {
-            assertThat(named.heldLock("job").orElseThrow().owner()).isEqualTo(thread + " @ " + node);
-        }
+        ScheduledJobChecks.ownersShouldNameTheApplicationAndTheHost(node(builder -> builder.applicationName("report-service")), node());
     }
 
     @Test
     void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
-        HoldAtLeastChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
+        ScheduledJobChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
                 node(builder -> builder.watchdog(true)));
     }
 

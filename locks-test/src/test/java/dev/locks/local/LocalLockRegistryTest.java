@@ -8,7 +8,7 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LocksObserver;
-import dev.locks.contract.HoldAtLeastChecks;
+import dev.locks.contract.ScheduledJobChecks;
 import dev.locks.contract.Threads;
 import dev.locks.test.ManualClock;
 import java.time.Duration;
@@ -52,7 +52,7 @@ class LocalLockRegistryTest {
 
     @Test
     void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
-        HoldAtLeastChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
+        ScheduledJobChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
                 registry(LocalLockRegistry.builder().watchdog(true).cleanupInterval(Duration.ZERO)));
     }
 

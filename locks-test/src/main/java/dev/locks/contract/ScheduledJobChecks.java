@@ -6,20 +6,41 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
+import java.net.InetAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * Checks of {@code holdAtLeast} that need a registry set up otherwise than the contract's (SPEC 3): each backend's
- * tests call them with the registry they build.
+ * Checks of what scheduled jobs need (SPEC 3 {@code holdAtLeast}, SPEC 10) on registries set up otherwise than the
+ * contract's: each backend's tests call them with the registries they build.
  */
-public final class HoldAtLeastChecks {
+public final class ScheduledJobChecks {
 
     private static final Duration CLOCK_SLACK = Duration.ofMillis(5);
 
-    private HoldAtLeastChecks() {
+    private ScheduledJobChecks() {
+    }
+
+    /**
+     * A lock's owner names its thread, then the application (when the registry has its name), the host and the
+     * process, so that operations see which instance runs a job: {@code "main @ report-service on web-3 (4242)"}.
+     *
+     * @param named a distributed registry built with the application name {@code report-service}
+     * @param unnamed another node on the same locks, built without one
+     */
+    public static void ownersShouldNameTheApplicationAndTheHost(LockRegistry named, LockRegistry unnamed)
+            throws Exception {
+        String node = InetAddress.getLocalHost().getHostName() + " (" + ProcessHandle.current().pid() + ")";
+        String thread = Thread.currentThread().getName();
+        try (Lease lease = named.acquire(List.of("job"))) {
+            assertThat(unnamed.heldLock("job").orElseThrow().owner())
+                    .isEqualTo(thread + " @ report-service on " + node);
+        }
+        try (Lease lease = unnamed.acquire(List.of("job"))) {
+            assertThat(named.heldLock("job").orElseThrow().owner()).isEqualTo(thread + " @ " + node);
+        }
     }
 
     /**
