@@ -279,8 +279,8 @@ final class RemoteLocks implements AutoCloseable {
             List<Ownership> left = ownerships.stream()
                     .filter(ownership -> unreached == null || unreached.contains(ownership.key())).toList();
             if (maintenance.isClosed() || clock.nanoTime() + retryNanos - deadlineNanos >= 0) {
-                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keysOf(left))
-                        + " in the lock store; they expire after their lease", e);
+                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keysOf(left)) + " in the lock store;"
+                        + " they free themselves when their lease or their holdAtLeast ends", e);
             } else {
                 LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keysOf(left)) + " in the lock store;"
                         + " retrying in the background until it succeeds or their lease ran out", e);
