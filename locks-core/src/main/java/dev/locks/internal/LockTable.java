@@ -22,6 +22,11 @@ final class LockTable {
     }
 
     private final ConcurrentHashMap<String, LockEntry> entries = new ConcurrentHashMap<>();
+    /**
+     * The hold-at-least times that leases which re-entered an entry brought (the one of the lease that took it is
+     * its own): rare, so kept here rather than in every entry; an entry leaves when it leaves the table.
+     */
+    private final ConcurrentHashMap<LockEntry, Long> reentryHolds = new ConcurrentHashMap<>();
     private final StaleRemovals staleRemovals;
     private final WaitQueues queues;
     /** The longest {@link #STORE_MARGIN_FRACTION} of a lease a holder gives up: 100 ms. */
@@ -158,8 +163,33 @@ final class LockTable {
         }
     }
 
+    /** A lease re-entered {@code entry} with a hold until {@code untilNanos}: the entry is held until then too. */
+    void holdAtLeastUntil(LockEntry entry, long untilNanos) {
+        reentryHolds.merge(entry, untilNanos, (held, until) -> until - held > 0 ? until : held);
+    }
+
+    /**
+     * Until when {@code entry} stays locked after its last hold goes: the latest hold-at-least time of the leases
+     * that took or re-entered it; {@code 0} for none.
+     */
+    long holdUntilNanos(LockEntry entry) {
+        long own = entry.holdUntilNanos();
+        Long reentered = reentryHolds.isEmpty() ? null : reentryHolds.get(entry);
+        if (reentered == null) {
+            return own;
+        }
+        return own == 0 || reentered - own > 0 ? reentered : own;
+    }
+
+    private void forgetHold(LockEntry entry) {
+        if (!reentryHolds.isEmpty()) {
+            reentryHolds.remove(entry);
+        }
+    }
+
     /** Removes an entry whose last hold was dropped, and wakes its waiters. */
     void removeReleased(LockEntry entry) {
+        forgetHold(entry);
         entries.remove(entry.key(), entry);
         queues.released(entry.key(), null, true);
     }
@@ -173,16 +203,54 @@ final class LockTable {
      */
     boolean removeIfStale(LockEntry entry, long nowNanos, Remover by) {
         StaleReason reason;
+        boolean heldOver;
         synchronized (entry) {
             reason = entry.staleReason(nowNanos);
             if (reason == null || !entries.remove(entry.key(), entry)) {
                 return false;
             }
-            entry.markLost();
+            heldOver = entry.isHeldOver();
+            forgetHold(entry);
+            if (!heldOver) {
+                entry.markLost();
+            }
         }
         queues.released(entry.key(), null, true);
+        if (heldOver) {
+            return false; // a closed lease's hold-at-least time ended: a release, not a stale lock
+        }
         staleRemovals.removed(entry, reason, by);
         return true;
+    }
+
+    /**
+     * Drops the last hold of {@code entry} before its hold-at-least time {@code untilNanos}: the entry stays,
+     * {@linkplain LockEntry#dropHoldOrHoldOver held over} until then; otherwise as {@link #drop(LockEntry)}.
+     *
+     * @return whether it is held over (then the caller frees it at {@code untilNanos}: {@link #endHoldOver})
+     */
+    boolean dropOrHoldOver(LockEntry entry, long untilNanos, long nowNanos) {
+        int left = entry.dropHoldOrHoldOver(untilNanos, nowNanos);
+        if (left == 0) {
+            removeReleased(entry);
+        }
+        return left < 0;
+    }
+
+    /**
+     * Frees a held-over entry once its time has come, waking its waiters.
+     *
+     * @return how long until its time, in nanoseconds, when it has not come yet; else 0
+     */
+    long endHoldOver(LockEntry entry, long nowNanos) {
+        if (entries.get(entry.key()) != entry) {
+            return 0; // freed already (by an acquirer, a sweep or force)
+        }
+        if (!entry.isExpired(nowNanos)) {
+            return Math.max(1, entry.expiresNanos() - nowNanos);
+        }
+        removeIfStale(entry, nowNanos, Remover.SWEEP);
+        return 0;
     }
 
     /**
@@ -195,7 +263,7 @@ final class LockTable {
      */
     boolean renew(LockEntry entry, long renewedNanos, long confirmedNanos) {
         synchronized (entry) {
-            if (entry.isLost() || entry.isReleasing() || entry.isExpired(confirmedNanos)) {
+            if (entry.isLost() || entry.isReleasing() || entry.isHeldOver() || entry.isExpired(confirmedNanos)) {
                 return false;
             }
             entry.renew(renewedNanos, leaseNanos(entry.timeoutNanos()));
@@ -213,6 +281,7 @@ final class LockTable {
             if (!entries.remove(key, entry)) {
                 return false;
             }
+            forgetHold(entry);
             entry.markLost();
         }
         queues.released(key, null, true);

@@ -34,10 +34,14 @@ final class TableLease implements Lease, Attempt {
     final String ownerId;
     /** Settled by {@link LeaseTokens} once all keys are taken, before the lease is handed out. */
     long token;
+    /** Until when the keys this lease took stay locked after their last hold went; {@code 0} for none. */
+    final long holdUntilNanos;
     private boolean closed;
 
-    TableLease(LockEngine engine, String[] keys, long acquiredNanos, long timeoutNanos, String ownerId) {
+    TableLease(LockEngine engine, String[] keys, long acquiredNanos, long timeoutNanos, long holdNanos,
+            String ownerId) {
         this.engine = engine;
+        this.holdUntilNanos = holdNanos == 0 ? 0 : Nanos.after(acquiredNanos, holdNanos);
         this.keys = keys;
         this.entries = new LockEntry[keys.length];
         this.acquiredNanos = acquiredNanos;

@@ -8,6 +8,7 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
+import dev.locks.contract.ScheduledJobChecks;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
 import java.sql.Connection;
@@ -53,6 +54,17 @@ class JdbcLockNodesTest {
 
     private JdbcLockRegistry node() {
         return node(JdbcLockRegistry.builder(postgres.dataSource()));
+    }
+
+    @Test
+    void ownersShouldNameTheApplicationAndTheHostSoThatOperationsSeeWhichInstanceHoldsAKey() throws Exception {
+        ScheduledJobChecks.ownersShouldNameTheApplicationAndTheHost(node(JdbcLockRegistry.builder(postgres.dataSource()).applicationName("report-service")), node());
+    }
+
+    @Test
+    void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
+        ScheduledJobChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
+                node(JdbcLockRegistry.builder(postgres.dataSource()).watchdog(true)));
     }
 
     @Test

@@ -8,6 +8,7 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockUnavailableException;
+import dev.locks.contract.ScheduledJobChecks;
 import dev.locks.contract.Threads;
 import dev.locks.redis.test.RedisServerExtension;
 import java.time.Duration;
@@ -53,6 +54,17 @@ class RedisLockRegistryTest {
                 .cleanupInterval(Duration.ZERO)).build();
         nodes.add(node);
         return node;
+    }
+
+    @Test
+    void ownersShouldNameTheApplicationAndTheHostSoThatOperationsSeeWhichInstanceHoldsAKey() throws Exception {
+        ScheduledJobChecks.ownersShouldNameTheApplicationAndTheHost(node(builder -> builder.applicationName("report-service")), node());
+    }
+
+    @Test
+    void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
+        ScheduledJobChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
+                node(builder -> builder.watchdog(true)));
     }
 
     @Test

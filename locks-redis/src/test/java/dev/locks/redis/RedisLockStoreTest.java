@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locks.redis.test.RedisMonitor;
 import dev.locks.redis.test.RedisServerExtension;
+import dev.locks.spi.RemoteLockStore;
 import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
@@ -73,6 +74,37 @@ class RedisLockStoreTest {
 
     private static List<Ownership> owned(Owner owner, String... keys) {
         return Arrays.stream(keys).map(key -> new Ownership(key, owner.id(), 0)).toList();
+    }
+
+    /**
+     * A release with a hold keeps the key locked until its acquire time plus the hold by the server's clock: its
+     * owner's renewals (one in flight at the close, say) find it lost and never extend it; a key of another owner,
+     * or one already released, is reported lost and left alone; the same release after the hold frees it.
+     */
+    @Test
+    void releaseHeldShouldHoldTheKeyUntilItsTimeWithoutItsOwnersRenewalsAndNeverTouchAnothersKey() {
+        RedisLockStore store = store();
+        store.tryAcquire(List.of("held", "plain"), ALICE, 60_000);
+        store.tryAcquire(List.of("bobs"), BOB, 60_000);
+
+        RemoteLockStore.Held held = store.releaseHeld(List.of(new Ownership("held", ALICE.id(), 0, 3_000),
+                new Ownership("plain", ALICE.id(), 0, 0), new Ownership("bobs", ALICE.id(), 0, 3_000)));
+
+        assertThat(held.lost()).containsExactly("bobs");
+        assertThat(held.heldMillis()).containsOnlyKeys("held");
+        assertThat(held.heldMillis().get("held")).isBetween(1L, 3_000L);
+        assertThat(store.get("plain")).isNull();
+        assertThat(store.get("bobs").ownerId()).isEqualTo(BOB.id());
+        assertThat(store.renew(List.of(new Ownership("held", ALICE.id(), 60_000)))).containsExactly("held");
+        assertThat(store.tryAcquire(List.of("held"), BOB, 60_000).heldKey()).isEqualTo("held");
+        assertThat(Duration.between(store.get("held").acquiredAt(), store.get("held").expiresAt()))
+                .isBetween(Duration.ofMillis(2_995), Duration.ofMillis(3_005));
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> store.tryAcquire(List.of("held"), BOB, 60_000).isTaken());
+        assertThat(store.releaseHeld(List.of(new Ownership("held", ALICE.id(), 0, 3_000))).lost())
+                .as("the hold ended and Bob took it: Alice's late release leaves it")
+                .containsExactly("held");
+        assertThat(store.get("held").ownerId()).isEqualTo(BOB.id());
     }
 
     @Test

@@ -51,6 +51,19 @@ class JdbcBackendConfigurationTests {
                         "spring.datasource.hikari.connection-timeout=2000");
     }
 
+    /** SPEC 10: the endpoint's owner names the instance, from {@code spring.application.name}. */
+    @Test
+    void ownersShouldNameTheApplication() {
+        withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.initialize-schema=always",
+                "spring.application.name=report-service").run(context -> {
+                    LockRegistry locks = context.getBean(LockRegistry.class);
+                    try (Lease lease = locks.acquire(List.of("job"))) {
+                        assertThat(locks.heldLock("job").orElseThrow().owner())
+                                .startsWith(Thread.currentThread().getName() + " @ report-service on ");
+                    }
+                });
+    }
+
     @Test
     void locksBackendJdbcShouldGiveTheJdbcRegistryAndTheJdbcComputeCache(CapturedOutput output) {
         withDataSource().withPropertyValues("locks.backend=jdbc", "locks.jdbc.initialize-schema=always")

@@ -60,6 +60,25 @@ class RedisBackendConfigurationTests {
                         "spring.data.redis.timeout=500ms", "spring.data.redis.connect-timeout=500ms");
     }
 
+    /** SPEC 10: the endpoint's owner names the instance, from {@code spring.application.name}. */
+    @Test
+    void ownersShouldNameTheApplication() {
+        withRedis().withPropertyValues("spring.application.name=report-service").run(context -> {
+            LockRegistry locks = context.getBean(LockRegistry.class);
+            try (Lease lease = locks.acquire(List.of("job"))) {
+                assertThat(locks.heldLock("job").orElseThrow().owner())
+                        .startsWith(Thread.currentThread().getName() + " @ report-service on ");
+            }
+        });
+        withRedis().run(context -> {
+            LockRegistry locks = context.getBean(LockRegistry.class);
+            try (Lease lease = locks.acquire(List.of("job"))) {
+                assertThat(locks.heldLock("job").orElseThrow().owner()).doesNotContain(" on ")
+                        .endsWith(" (" + ProcessHandle.current().pid() + ")");
+            }
+        });
+    }
+
     @Test
     void connectionFactoryAndLocksRedisShouldSelectTheRedisBackend(CapturedOutput output) {
         withRedis().run(context -> {

@@ -8,6 +8,7 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LocksObserver;
+import dev.locks.contract.ScheduledJobChecks;
 import dev.locks.contract.Threads;
 import dev.locks.test.ManualClock;
 import java.time.Duration;
@@ -47,6 +48,37 @@ class LocalLockRegistryTest {
     void tearDown() {
         threads.close();
         registries.forEach(LocalLockRegistry::close);
+    }
+
+    @Test
+    void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
+        ScheduledJobChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
+                registry(LocalLockRegistry.builder().watchdog(true).cleanupInterval(Duration.ZERO)));
+    }
+
+    /**
+     * A lease with a hold re-enters a key its thread holds: the key stays locked until the later of the holds,
+     * whichever lease closes last.
+     */
+    @Test
+    void aNestedLeaseWithAHoldShouldKeepTheKeyLockedAfterTheOuterOneCloses() throws Exception {
+        LocalLockRegistry registry = registry(LocalLockRegistry.builder().cleanupInterval(Duration.ZERO));
+        Lease outer = registry.acquire(List.of("a", "b"));
+        Lease oneKey = registry.acquire(List.of("c"));
+        Lease inner = registry.acquire(List.of("a", "c"),
+                AcquireOptions.defaults().withHoldAtLeast(Duration.ofSeconds(20)));
+        inner.close();
+        outer.close();
+        oneKey.close();
+
+        for (String key : List.of("a", "c")) {
+            assertThat(threads.run(() -> registry.tryAcquire(List.of(key)))).as(key).isEmpty();
+            assertThat(registry.tryAcquire(List.of(key))).as("nor its thread re-enters %s", key).isEmpty();
+            assertThat(registry.heldLock(key).orElseThrow().owner()).contains("held at least");
+        }
+        Optional<Lease> b = threads.run(() -> registry.tryAcquire(List.of("b")));
+        assertThat(b).as("the outer lease's key the hold did not include").isPresent();
+        b.get().close();
     }
 
     @Test
