@@ -60,6 +60,15 @@ public interface LockRegistry {
     Optional<Lease> tryAcquire(Collection<String> keys);
 
     /**
+     * Makes one attempt under {@code options} (their lock timeout, {@code holdAtLeast}, ...; retries and wait
+     * time play no part) and never waits: the lease, or empty when some key is held by someone else. The
+     * thread's interrupt status is ignored (and kept).
+     *
+     * @throws IllegalArgumentException as {@link #acquire(Collection, AcquireOptions)} for keys it refuses
+     */
+    Optional<Lease> tryAcquire(Collection<String> keys, AcquireOptions options);
+
+    /**
      * Acquires the keys with {@link #defaultOptions()}, runs {@code action}, releases, and returns what the
      * action returned. Whatever the action throws is rethrown as is, after the release. Inside the action,
      * {@link Lease#current()} is the lease.

@@ -44,7 +44,16 @@ interface Backing extends AutoCloseable {
     /** {@code waiter} got its keys or gave up: it left this node's queues, and leaves the backing's. */
     void left(Waiter waiter);
 
-    /** Releases what {@code lease} holds; called once per lease, from any thread. */
+    /**
+     * Whether a lease may hold its keys at least some time ({@code holdAtLeast}): its keys, released earlier,
+     * stay locked for everyone until then by the backing's clock, then free themselves and wake their waiters.
+     */
+    boolean holdsAtLeast();
+
+    /**
+     * Releases what {@code lease} holds; called once per lease, from any thread. A key whose last hold goes
+     * before its {@linkplain LockEntry#holdUntilNanos() hold-at-least time} stays locked until then.
+     */
     void release(TableLease lease);
 
     /** A stale entry left the table, removed {@code by}. */

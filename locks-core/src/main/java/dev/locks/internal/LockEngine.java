@@ -42,9 +42,17 @@ public final class LockEngine implements AutoCloseable {
      * @param clock the time source
      * @param observer the events' receiver
      * @param keyLimits how many keys an acquire takes at most, and how long each may be
+     * @param application the application's name, which the owners of a distributed backend's locks name beside
+     *        their host (SPEC section 10); {@code null} for none
      */
     public record Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
-            boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits) {
+            boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits, String application) {
+
+        /** Without an application name. */
+        public Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
+                boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits) {
+            this(backend, defaults, cleanupInterval, batchSize, watchdog, clock, observer, keyLimits, null);
+        }
 
         /** With the {@linkplain Keys.Limits#DEFAULT default key limits}. */
         public Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
@@ -101,8 +109,9 @@ public final class LockEngine implements AutoCloseable {
                 ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()), store != null);
         this.listing = new Listing(table, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
-        this.backing = store == null ? new MemoryBacking(table, clock, observer, listing)
-                : new StoreBacking(store, queues, table, clock, observer, maintenance, settings.batchSize());
+        this.backing = store == null ? new MemoryBacking(table, clock, observer, listing, maintenance)
+                : new StoreBacking(store, queues, table, clock, observer, maintenance, settings.batchSize(),
+                        settings.application());
         this.sweeper = new Sweeper(table, clock, observer, settings.batchSize(), backing);
         if (!settings.cleanupInterval().isZero()) {
             maintenance.every(settings.cleanupInterval(), this::sweep);
@@ -136,16 +145,17 @@ public final class LockEngine implements AutoCloseable {
     /** See {@link dev.locks.LockRegistry#acquire(Collection, AcquireOptions)}. */
     public Lease acquire(Collection<String> keys, AcquireOptions options) {
         Objects.requireNonNull(options, "options");
-        String solo = soloKey(keys);
+        long holdNanos = holdNanos(options);
+        String solo = soloKey(keys, holdNanos);
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
-        long timeoutNanos = opening(timeoutNanos(options));
+        long timeoutNanos = opening(timeoutNanos(options), holdNanos);
         long start = clock.nanoTime();
         Waiter waiter = backing.queuesFirstAttempt(options) ? queues.newWaiter(keysOf(solo, sorted)) : null;
         try {
             for (int attempt = 0; ; attempt++) {
                 int seen = waiter == null ? 0 : waiter.signals();
-                Attempt outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos, waiter,
-                        true);
+                Attempt outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos,
+                        holdNanos, waiter, true);
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
@@ -186,8 +196,12 @@ public final class LockEngine implements AutoCloseable {
      * Checks that the engine is open, and readies the watchdog and the backing for a lock timeout of
      * {@code timeoutNanos}, which it returns.
      */
-    private long opening(long timeoutNanos) {
+    private long opening(long timeoutNanos, long holdNanos) {
         ensureOpen();
+        if (holdNanos != 0 && !backing.holdsAtLeast()) {
+            throw new IllegalArgumentException("holdAtLeast is not supported by this " + settings.backend()
+                    + " lock registry: its lock store cannot keep a closed lease's keys until then");
+        }
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
@@ -215,6 +229,11 @@ public final class LockEngine implements AutoCloseable {
         return Optional.ofNullable(once(keys, settings.defaults(), false));
     }
 
+    /** See {@link dev.locks.LockRegistry#tryAcquire(Collection, AcquireOptions)}: one attempt under these options. */
+    public Optional<Lease> tryAcquire(Collection<String> keys, AcquireOptions options) {
+        return Optional.ofNullable(once(keys, Objects.requireNonNull(options, "options"), false));
+    }
+
     /**
      * One attempt under {@code options}' lock timeout that never waits, for asynchronous work: the lease, already
      * {@linkplain Lease#detach() detached}, when every key could be taken at once, else {@code null}, and nothing
@@ -236,11 +255,12 @@ public final class LockEngine implements AutoCloseable {
      * {@link #attemptDetached}); a {@code detached} attempt re-enters nothing.
      */
     private Lease once(Collection<String> keys, AcquireOptions options, boolean detached) {
-        String solo = soloKey(keys);
+        long holdNanos = holdNanos(options);
+        String solo = soloKey(keys, holdNanos);
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
-        long timeoutNanos = opening(timeoutNanos(options));
+        long timeoutNanos = opening(timeoutNanos(options), holdNanos);
         long start = clock.nanoTime();
-        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, null, !detached);
+        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, holdNanos, null, !detached);
         if (outcome instanceof Attempt.Blocked) {
             if (!detached) {
                 observe(AcquireResult.TIMEOUT, start);
@@ -261,10 +281,11 @@ public final class LockEngine implements AutoCloseable {
 
     /**
      * The one key of an acquire that can take the one-object path ({@link SoloLease}), validated; else
-     * {@code null}. That path is the in-memory backend's: with a remote store every lease needs an owner there.
+     * {@code null}. That path is the in-memory backend's: with a remote store every lease needs an owner there;
+     * and a lease that holds its keys at least some time keeps that time in a {@link TableLease}.
      */
-    private String soloKey(Collection<String> keys) {
-        if (!backing.allowsSoloLeases() || keys == null || keys.size() != 1) {
+    private String soloKey(Collection<String> keys, long holdNanos) {
+        if (!backing.allowsSoloLeases() || holdNanos != 0 || keys == null || keys.size() != 1) {
             return null;
         }
         return Keys.requireValid(keys instanceof List<String> list ? list.get(0) : keys.iterator().next(), 0,
@@ -275,10 +296,10 @@ public final class LockEngine implements AutoCloseable {
      * One attempt, on the one-key path or over sorted keys. {@code waiter} is the caller's place in the wait
      * queues, {@code null} before it has waited.
      */
-    private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, Waiter waiter,
-            boolean reenter) {
+    private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, long holdNanos,
+            Waiter waiter, boolean reenter) {
         return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, reenter)
-                : attempt(sorted, nowNanos, timeoutNanos, waiter, reenter);
+                : attempt(sorted, nowNanos, timeoutNanos, holdNanos, waiter, reenter);
     }
 
     /**
@@ -312,7 +333,7 @@ public final class LockEngine implements AutoCloseable {
             return mine;
         }
         if (taken == LockTable.REENTRY) {
-            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter, reenter);
+            return attempt(new String[] {key}, nowNanos, timeoutNanos, 0, waiter, reenter);
         }
         return new Attempt.Blocked(taken, 0);
     }
@@ -321,9 +342,10 @@ public final class LockEngine implements AutoCloseable {
      * One all-or-nothing pass over the sorted keys: in the table, then (the new ones) in the backing; whatever
      * stops it, everything it took is rolled back.
      */
-    private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter) {
+    private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, long holdNanos, Waiter waiter,
+            boolean reenter) {
         Thread caller = Thread.currentThread();
-        TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, backing.newOwnerId());
+        TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, holdNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker = olderWaiter(keys[i], waiter, caller, reenter, nowNanos);
             if (blocker == null) {
@@ -346,6 +368,13 @@ public final class LockEngine implements AutoCloseable {
             return new Attempt.Blocked(blocker, indexOf(keys, blocker.key()));
         }
         tokens.settle(lease);
+        if (holdNanos != 0) {
+            for (LockEntry entry : lease.entries) {
+                if (!entry.createdBy(lease)) { // re-entered: freed by an outer lease, but not before this one's hold
+                    entry.holdAtLeastUntil(lease.holdUntilNanos());
+                }
+            }
+        }
         return lease;
     }
 
@@ -466,6 +495,10 @@ public final class LockEngine implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("this " + settings.backend() + " lock registry is closed");
         }
+    }
+
+    private static long holdNanos(AcquireOptions options) {
+        return options.holdAtLeast().isZero() ? 0 : Nanos.of(options.holdAtLeast());
     }
 
     private static long timeoutNanos(AcquireOptions options) {

@@ -22,8 +22,13 @@ class LockEntry implements Blocker {
     private static final int DETACHED = 0x4000_0000;
     /** The bit of {@link #holds} set once the entry was taken from its holders (as stale, or by force). */
     private static final int LOST = 0x2000_0000;
+    /**
+     * The bit of {@link #holds} set when the last hold went before the entry's hold-at-least time: the entry stays
+     * in the table, held by nobody, until its expiry ({@link #holdOver}).
+     */
+    private static final int HELD_OVER = 0x1000_0000;
     /** The rest of {@link #holds} counts holds. */
-    private static final int COUNT = 0x1FFF_FFFF;
+    private static final int COUNT = 0x0FFF_FFFF;
 
     private static final VarHandle HOLDS;
     private static final VarHandle EXPIRES;
@@ -86,6 +91,21 @@ class LockEntry implements Blocker {
         return creator.timeoutNanos;
     }
 
+    /**
+     * Until when the key stays locked after its last hold went ({@code holdAtLeast}), as a reading of the clock;
+     * {@code 0} for no hold. Kept by the lease that took the key (a one-key lease takes no hold).
+     */
+    long holdUntilNanos() {
+        return creator == null ? 0 : creator.holdUntilNanos();
+    }
+
+    /** A lease that re-entered this key with a hold of its own: the key is held at least until then too. */
+    void holdAtLeastUntil(long untilNanos) {
+        if (creator != null) {
+            creator.holdAtLeastUntil(untilNanos);
+        }
+    }
+
     /** Whether {@code lease} took this key (rather than re-entered it). */
     boolean createdBy(Object lease) {
         return creator == lease;
@@ -141,6 +161,30 @@ class LockEntry implements Blocker {
         }
     }
 
+    /**
+     * Drops one hold, as {@link #dropHold()}, except that the last one, before {@code untilNanos} and unless the
+     * entry was lost, leaves the entry held over: in the table, its expiry moved to {@code untilNanos}, owned by no
+     * thread (no re-entry, no dead-owner check), renewed no more; it turns stale then, and frees its key.
+     *
+     * @return how many holds are left, or -1 when the entry is now held over
+     */
+    int dropHoldOrHoldOver(long untilNanos, long nowNanos) {
+        synchronized (this) { // as renewal and stale removal: neither sees it half-changed
+            int current = (int) HOLDS.getVolatile(this);
+            if ((current & COUNT) != 1 || (current & LOST) != 0 || untilNanos - nowNanos <= 0) {
+                return dropHold();
+            }
+            EXPIRES.setVolatile(this, untilNanos);
+            HOLDS.getAndBitwiseOr(this, HELD_OVER | DETACHED);
+            return -1;
+        }
+    }
+
+    /** Whether the entry's last hold went before its hold-at-least time, and it waits for that time. */
+    boolean isHeldOver() {
+        return ((int) HOLDS.getVolatile(this) & HELD_OVER) != 0;
+    }
+
     /** Whether the entry's own lease ({@link SoloLease}) was closed. */
     boolean isSelfClosed() {
         return ((int) HOLDS.getVolatile(this) & SELF_CLOSED) != 0;
@@ -174,7 +218,7 @@ class LockEntry implements Blocker {
      * holder when it is not renewed in time, through {@link #isExpired}).
      */
     long visibleExpiresNanos() {
-        return timeoutNanos() == Long.MAX_VALUE ? Long.MAX_VALUE : expiresNanos();
+        return timeoutNanos() == Long.MAX_VALUE && !isHeldOver() ? Long.MAX_VALUE : expiresNanos();
     }
 
     /**
@@ -222,6 +266,9 @@ class LockEntry implements Blocker {
     /** A readable description of the owner, for operations. */
     String ownerDescription() {
         String name = acquirer.getName();
+        if (isHeldOver()) {
+            return name + " (closed, held at least until its expiry)";
+        }
         if (isDetached()) {
             return name + " (detached)";
         }

@@ -173,16 +173,53 @@ final class LockTable {
      */
     boolean removeIfStale(LockEntry entry, long nowNanos, Remover by) {
         StaleReason reason;
+        boolean heldOver;
         synchronized (entry) {
             reason = entry.staleReason(nowNanos);
             if (reason == null || !entries.remove(entry.key(), entry)) {
                 return false;
             }
-            entry.markLost();
+            heldOver = entry.isHeldOver();
+            if (!heldOver) {
+                entry.markLost();
+            }
         }
         queues.released(entry.key(), null, true);
+        if (heldOver) {
+            return false; // a closed lease's hold-at-least time ended: a release, not a stale lock
+        }
         staleRemovals.removed(entry, reason, by);
         return true;
+    }
+
+    /**
+     * Drops the last hold of {@code entry} before its hold-at-least time {@code untilNanos}: the entry stays,
+     * {@linkplain LockEntry#dropHoldOrHoldOver held over} until then; otherwise as {@link #drop(LockEntry)}.
+     *
+     * @return whether it is held over (then the caller frees it at {@code untilNanos}: {@link #endHoldOver})
+     */
+    boolean dropOrHoldOver(LockEntry entry, long untilNanos, long nowNanos) {
+        int left = entry.dropHoldOrHoldOver(untilNanos, nowNanos);
+        if (left == 0) {
+            removeReleased(entry);
+        }
+        return left < 0;
+    }
+
+    /**
+     * Frees a held-over entry once its time has come, waking its waiters.
+     *
+     * @return how long until its time, in nanoseconds, when it has not come yet; else 0
+     */
+    long endHoldOver(LockEntry entry, long nowNanos) {
+        if (entries.get(entry.key()) != entry) {
+            return 0; // freed already (by an acquirer, a sweep or force)
+        }
+        if (!entry.isExpired(nowNanos)) {
+            return Math.max(1, entry.expiresNanos() - nowNanos);
+        }
+        removeIfStale(entry, nowNanos, Remover.SWEEP);
+        return 0;
     }
 
     /**
@@ -195,7 +232,7 @@ final class LockTable {
      */
     boolean renew(LockEntry entry, long renewedNanos, long confirmedNanos) {
         synchronized (entry) {
-            if (entry.isLost() || entry.isReleasing() || entry.isExpired(confirmedNanos)) {
+            if (entry.isLost() || entry.isReleasing() || entry.isHeldOver() || entry.isExpired(confirmedNanos)) {
                 return false;
             }
             entry.renew(renewedNanos, leaseNanos(entry.timeoutNanos()));

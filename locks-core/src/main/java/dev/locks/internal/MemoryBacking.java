@@ -15,9 +15,12 @@ final class MemoryBacking implements Backing {
     private final LocksClock clock;
     private final LocksObserver observer;
     private final Listing listing;
+    private final Maintenance maintenance;
 
-    MemoryBacking(LockTable table, LocksClock clock, LocksObserver observer, Listing listing) {
+    MemoryBacking(LockTable table, LocksClock clock, LocksObserver observer, Listing listing,
+            Maintenance maintenance) {
         this.table = table;
+        this.maintenance = maintenance;
         this.clock = clock;
         this.observer = observer;
         this.listing = listing;
@@ -57,13 +60,40 @@ final class MemoryBacking implements Backing {
     }
 
     @Override
+    public boolean holdsAtLeast() {
+        return true;
+    }
+
+    /**
+     * Drops the lease's holds; a key whose last hold goes before its hold-at-least time stays in the table, held
+     * over, and a timer on the maintenance thread frees it then (its waiters woken as by a release; an acquirer
+     * that comes after that time frees it on the way, as any expired lock).
+     */
+    @Override
     public void release(TableLease lease) {
         for (LockEntry entry : lease.entries) {
             if (entry.isLost()) {
                 observer.onLeaseLost(entry.key());
             }
-            table.drop(entry);
+            long until = entry.holdUntilNanos();
+            if (until == 0) {
+                table.drop(entry);
+                continue;
+            }
+            long now = clock.nanoTime();
+            if (table.dropOrHoldOver(entry, until, now)) {
+                endHoldOverAfter(entry, until - now);
+            }
         }
+    }
+
+    private void endHoldOverAfter(LockEntry entry, long delayNanos) {
+        maintenance.after(delayNanos, () -> {
+            long left = table.endHoldOver(entry, clock.nanoTime());
+            if (left > 0) { // the clock is not the timer's (a test's), or the timer ran early
+                endHoldOverAfter(entry, left);
+            }
+        });
     }
 
     @Override

@@ -14,7 +14,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -44,16 +46,22 @@ final class RemoteLocks implements AutoCloseable {
     private final long infiniteLeaseMillis;
     private final StoreRetries retries;
 
-    /** @param maintenance the engine's background thread, which retries releases that failed */
-    RemoteLocks(RemoteLockStore store, LocksClock clock, Maintenance maintenance, WaitQueues queues) {
+    /**
+     * @param maintenance the engine's background thread, which retries releases that failed
+     * @param application the application's name, for the owners' descriptions; {@code null} for none
+     */
+    RemoteLocks(RemoteLockStore store, LocksClock clock, Maintenance maintenance, WaitQueues queues,
+            String application) {
         this.store = store;
         this.clock = clock;
         this.maintenance = maintenance;
         this.retries = new StoreRetries(store, clock, maintenance);
         this.waiters = new RemoteWaiters(queues);
         this.infiniteLeaseMillis = store.infiniteLeaseMillis();
-        this.node = ProcessHandle.current().pid() + "@" + hostName();
-        this.nodeId = node + "/" + UUID.randomUUID().toString().substring(0, 8);
+        long pid = ProcessHandle.current().pid();
+        String host = hostName();
+        this.node = describeNode(application, host, pid);
+        this.nodeId = pid + "@" + host + "/" + UUID.randomUUID().toString().substring(0, 8);
         this.notified = store.subscribe(waiters::released, this::subscribed);
     }
 
@@ -66,6 +74,15 @@ final class RemoteLocks implements AutoCloseable {
         if (subscribedBefore.getAndSet(true)) {
             waiters.releasedAll();
         }
+    }
+
+    /**
+     * How an owner's description names its node (SPEC section 10): the application's name when set, the host name
+     * and the process id, as in {@code "report-service on web-3 (4242)"}.
+     */
+    static String describeNode(String application, String host, long pid) {
+        String where = host + " (" + pid + ")";
+        return application == null || application.isBlank() ? where : application.strip() + " on " + where;
     }
 
     /** A new owner id, unique across nodes. */
@@ -225,6 +242,75 @@ final class RemoteLocks implements AutoCloseable {
             }
             return e instanceof PartlyUnavailableException partly ? partly.lost() : Set.of();
         }
+    }
+
+    /**
+     * Releases entries whose last local hold went, some of them before their hold-at-least time: the store keeps
+     * those locked until then by its clock ({@link RemoteLockStore#releaseHeld}), and this node calls it again
+     * for them when the store says they free themselves, so that their waiters on every node are told then (a
+     * timer per closed lease, not a poll per waiter; should that call not get through, waiters still find the key
+     * free at their retry interval). A store that cannot be reached is tried again in the background, with
+     * back-off, until it gets through or the leases ran out, as a release: never a plain release, which would
+     * free the keys early.
+     *
+     * @return the keys the store says their owner no longer held
+     */
+    Set<String> releaseHeld(Collection<LockEntry> entries) {
+        long deadline = clock.nanoTime() + infiniteLeaseMillis * 1_000_000;
+        List<Ownership> ownerships = new ArrayList<>(entries.size());
+        for (LockEntry entry : entries) {
+            long expires = entry.expiresNanos();
+            if (expires != Long.MAX_VALUE && expires - deadline > 0) {
+                deadline = expires;
+            }
+            long until = entry.holdUntilNanos();
+            long hold = until == 0 ? 0 : Math.max(1, Nanos.toMillisRoundedUp(until - entry.acquiredNanos()));
+            ownerships.add(new Ownership(entry.key(), entry.ownerId(), 0, hold));
+        }
+        return releaseHeld(ownerships, deadline, FIRST_RETRY_NANOS);
+    }
+
+    private Set<String> releaseHeld(List<Ownership> ownerships, long deadlineNanos, long retryNanos) {
+        RemoteLockStore.Held held;
+        try {
+            held = store.releaseHeld(ownerships);
+        } catch (LockUnavailableException e) {
+            Set<String> unreached = StoreRetries.unreached(e);
+            List<Ownership> left = ownerships.stream()
+                    .filter(ownership -> unreached == null || unreached.contains(ownership.key())).toList();
+            if (maintenance.isClosed() || clock.nanoTime() + retryNanos - deadlineNanos >= 0) {
+                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keysOf(left))
+                        + " in the lock store; they expire after their lease", e);
+            } else {
+                LOG.log(Level.WARNING, () -> "could not release " + Keys.describe(keysOf(left)) + " in the lock store;"
+                        + " retrying in the background until it succeeds or their lease ran out", e);
+                maintenance.after(retryNanos,
+                        () -> releaseHeld(left, deadlineNanos, Math.min(2 * retryNanos, MAX_RETRY_NANOS)));
+            }
+            return e instanceof PartlyUnavailableException partly ? partly.lost() : Set.of();
+        }
+        Map<Long, List<Ownership>> byDelay = new HashMap<>();
+        for (Ownership ownership : ownerships) {
+            Long millis = held.heldMillis().get(ownership.key());
+            if (millis != null) {
+                byDelay.computeIfAbsent(millis, m -> new ArrayList<>()).add(ownership);
+            }
+        }
+        byDelay.forEach((millis, due) -> maintenance.after(millis * 1_000_000, () -> endHold(due)));
+        return held.lost();
+    }
+
+    /** The hold-at-least time of these keys has come by the store's clock: they are freed, and their waiters told. */
+    private void endHold(List<Ownership> due) {
+        try {
+            releaseHeld(due, clock.nanoTime(), MAX_RETRY_NANOS); // not tried again: they expire by themselves
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, () -> "could not end the hold of " + Keys.describe(keysOf(due)), e);
+        }
+    }
+
+    private static List<String> keysOf(List<Ownership> ownerships) {
+        return ownerships.stream().map(Ownership::key).toList();
     }
 
     /**

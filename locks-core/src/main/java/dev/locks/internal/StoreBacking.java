@@ -30,9 +30,12 @@ final class StoreBacking implements Backing {
     private final int batchSize;
     private final AtomicBoolean keeping = new AtomicBoolean();
 
+    private final boolean holdsAtLeast;
+
     StoreBacking(RemoteLockStore store, WaitQueues queues, LockTable table, LocksClock clock, LocksObserver observer,
-            Maintenance maintenance, int batchSize) {
-        this.remote = new RemoteLocks(store, clock, maintenance, queues);
+            Maintenance maintenance, int batchSize, String application) {
+        this.remote = new RemoteLocks(store, clock, maintenance, queues, application);
+        this.holdsAtLeast = store.holdsAtLeast();
         this.table = table;
         this.clock = clock;
         this.observer = observer;
@@ -90,9 +93,17 @@ final class StoreBacking implements Backing {
         remote.dequeue(waiter);
     }
 
+    @Override
+    public boolean holdsAtLeast() {
+        return holdsAtLeast;
+    }
+
     /**
      * The keys whose last hold went are released in the store first (one round trip), then in the table, so
-     * that a local waiter woken by the table finds the key free in the store too.
+     * that a local waiter woken by the table finds the key free in the store too. Keys released before their
+     * hold-at-least time stay locked in the store until then, by its clock ({@link RemoteLocks#releaseHeld}), and
+     * leave the table at once: this node's acquirers, the closing thread included, meet them in the store as
+     * they would a lock of another node, and this node renews them no more.
      */
     @Override
     public void release(TableLease lease) {
@@ -106,7 +117,11 @@ final class StoreBacking implements Backing {
             }
         }
         List<LockEntry> stillOurs = last.stream().filter(entry -> !entry.isLost()).toList();
-        Set<String> lost = remote.release(stillOurs);
+        boolean holding = false;
+        for (LockEntry entry : stillOurs) {
+            holding |= entry.holdUntilNanos() != 0;
+        }
+        Set<String> lost = holding ? remote.releaseHeld(stillOurs) : remote.release(stillOurs);
         for (LockEntry entry : stillOurs) {
             if (lost.contains(entry.key())) {
                 observer.onLeaseLost(entry.key());

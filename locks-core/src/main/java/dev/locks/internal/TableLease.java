@@ -34,15 +34,39 @@ final class TableLease implements Lease, Attempt {
     final String ownerId;
     /** Settled by {@link LeaseTokens} once all keys are taken, before the lease is handed out. */
     long token;
+    /**
+     * Until when the keys this lease took stay locked after their last hold went (its {@code holdAtLeast}, raised
+     * by leases of its thread that re-entered them with a later one); {@code 0} for none.
+     */
+    private volatile long holdUntilNanos;
     private boolean closed;
 
-    TableLease(LockEngine engine, String[] keys, long acquiredNanos, long timeoutNanos, String ownerId) {
+    TableLease(LockEngine engine, String[] keys, long acquiredNanos, long timeoutNanos, long holdNanos,
+            String ownerId) {
         this.engine = engine;
+        this.holdUntilNanos = holdNanos == 0 ? 0 : Nanos.after(acquiredNanos, holdNanos);
         this.keys = keys;
         this.entries = new LockEntry[keys.length];
         this.acquiredNanos = acquiredNanos;
         this.timeoutNanos = timeoutNanos;
         this.ownerId = ownerId;
+    }
+
+    long holdUntilNanos() {
+        return holdUntilNanos;
+    }
+
+    /** Holds this lease's keys at least until {@code untilNanos} too ({@code 0}: no change). */
+    synchronized void holdAtLeastUntil(long untilNanos) {
+        if (untilNanos != 0 && (holdUntilNanos == 0 || untilNanos - holdUntilNanos > 0)) {
+            holdUntilNanos = untilNanos;
+        }
+    }
+
+    /** The milliseconds from this lease's acquire to its hold-at-least time, rounded up; {@code 0} for none. */
+    long holdMillis() {
+        long until = holdUntilNanos;
+        return until == 0 ? 0 : Math.max(1, Nanos.toMillisRoundedUp(until - acquiredNanos));
     }
 
     @Override

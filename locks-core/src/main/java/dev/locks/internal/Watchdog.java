@@ -73,7 +73,7 @@ final class Watchdog {
         long now = clock.nanoTime();
         List<LockEntry> batch = new ArrayList<>();
         for (LockEntry entry : table.entries()) {
-            if (entry.timeoutNanos() != Long.MAX_VALUE && !entry.isLost() && entry.token() != 0
+            if (entry.timeoutNanos() != Long.MAX_VALUE && !entry.isLost() && !entry.isHeldOver() && entry.token() != 0
                     && !entry.isExpired(now) && (entry.isDetached() || entry.acquirer.isAlive())
                     && entry.expiresNanos() - now < entry.timeoutNanos() - entry.timeoutNanos() / 3) {
                 batch.add(entry);

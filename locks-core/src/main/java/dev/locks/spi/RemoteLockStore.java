@@ -2,6 +2,7 @@ package dev.locks.spi;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -89,6 +90,45 @@ public interface RemoteLockStore extends AutoCloseable {
     Set<String> release(List<Ownership> keys);
 
     /**
+     * Whether this store implements {@link #releaseHeld}: an acquire with {@code holdAtLeast} on a store that does
+     * not is refused. {@code false} by default.
+     */
+    default boolean holdsAtLeast() {
+        return false;
+    }
+
+    /**
+     * Releases keys whose lease was closed, some before their {@linkplain Ownership#holdMillis() hold-at-least
+     * time} ({@code acquiredAt + holdMillis}, the lock's acquire time and the clock being the store's): each key
+     * its given owner still holds is released as by {@link #release} (every node told) when that time has passed
+     * or its {@code holdMillis} is 0; else it stays locked for everyone (its owner's renewals included: they
+     * find it lost) and expires by itself at that time, while a later {@code releaseHeld} of the same ownership
+     * still reaches it (the engine calls it again then, so that waiters are told at once). One round trip, as a
+     * release.
+     *
+     * @return the keys that their owner no longer held, and for each key held over the milliseconds until it
+     *         frees itself, by the store's clock
+     * @throws UnsupportedOperationException when the store does not {@linkplain #holdsAtLeast() hold at least}
+     */
+    default Held releaseHeld(List<Ownership> keys) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot hold a lock at least some time");
+    }
+
+    /**
+     * What {@link #releaseHeld} did.
+     *
+     * @param lost the keys their owner no longer held
+     * @param heldMillis for each key that stays locked, how many milliseconds it stays locked (> 0)
+     */
+    record Held(Set<String> lost, Map<String, Long> heldMillis) {
+
+        public Held {
+            lost = Set.copyOf(lost);
+            heldMillis = Map.copyOf(heldMillis);
+        }
+    }
+
+    /**
      * Extends the lease of each key its given owner still holds (one round trip for the batch).
      *
      * @return the keys that their owner no longer held
@@ -142,8 +182,21 @@ public interface RemoteLockStore extends AutoCloseable {
      *
      * @param leaseMillis for {@link #renew}: the new lease ({@code 0}: an infinite lock timeout, as in
      *        {@link #tryAcquire(List, Owner, long)}); ignored by {@link #release}
+     * @param holdMillis for {@link #releaseHeld}: how long after its acquire time the key stays locked when
+     *        released earlier; {@code 0} for none
      */
-    record Ownership(String key, String ownerId, long leaseMillis) {
+    record Ownership(String key, String ownerId, long leaseMillis, long holdMillis) {
+
+        /** An ownership without a hold-at-least time. */
+        public Ownership(String key, String ownerId, long leaseMillis) {
+            this(key, ownerId, leaseMillis, 0);
+        }
+
+        public Ownership {
+            if (holdMillis < 0) {
+                throw new IllegalArgumentException("holdMillis must be >= 0, was " + holdMillis);
+            }
+        }
     }
 
     /**

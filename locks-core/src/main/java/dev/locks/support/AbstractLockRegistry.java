@@ -84,6 +84,11 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         return engine.tryAcquire(keys);
     }
 
+    @Override
+    public final Optional<Lease> tryAcquire(Collection<String> keys, AcquireOptions options) {
+        return engine.tryAcquire(keys, options);
+    }
+
     /**
      * Takes every key at once if it can, under {@code options}' lock timeout, and never waits, for asynchronous
      * work: the lease, already {@linkplain Lease#detach() detached} (it re-enters no key the calling thread holds:
@@ -168,6 +173,7 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         private LocksObserver observer = LocksObserver.NONE;
         private int maxKeys = Keys.Limits.DEFAULT.maxKeys();
         private int maxKeyLength = Keys.Limits.DEFAULT.maxKeyLength();
+        private String applicationName;
 
         /** A builder for the backend of short name {@code backend} ({@link LockRegistry#backend()}). */
         protected Builder(String backend) {
@@ -247,7 +253,7 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         /** The engine's settings; throws {@link IllegalArgumentException} naming the setting that is invalid. */
         final LockEngine.Settings settings() {
             return new LockEngine.Settings(backend, defaultOptions, cleanupInterval, cleanupBatchSize, watchdog,
-                    clock, observer, new Keys.Limits(maxKeys, maxKeyLength));
+                    clock, observer, new Keys.Limits(maxKeys, maxKeyLength), applicationName);
         }
 
         @SuppressWarnings("unchecked")
@@ -317,6 +323,17 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
                 throw new IllegalArgumentException("keyPrefix must not be null (\"\" for none)");
             }
             return keyPrefix;
+        }
+
+        /**
+         * The application's name ({@code spring.application.name} under the starter), which the owner of each of
+         * this node's locks names beside its host and process ({@link dev.locks.HeldLock#owner()}, as in
+         * {@code "scheduling-1 @ report-service on web-3 (4242)"}), so that operations see which instance runs
+         * a job; default none ({@code null} or blank: the host and process only).
+         */
+        public B applicationName(String applicationName) {
+            super.applicationName = applicationName;
+            return self();
         }
 
         /** Whether notification is on. */

@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
@@ -43,6 +45,7 @@ final class JdbcLockStore implements RemoteLockStore {
     private final String keyPrefix;
     private final String acquireSql;
     private final String releaseSql;
+    private final String releaseHeldSql;
     private final String renewSql;
     private final String enqueueSql;
     private final String dequeueSql;
@@ -62,6 +65,7 @@ final class JdbcLockStore implements RemoteLockStore {
         this.infinite = new InfiniteLeases(leaseMillis, this::renew);
         this.acquireSql = "SELECT " + schema.function("acquire") + "(?, ?, ?, ?, ?, ?, ?, ?)";
         this.releaseSql = "SELECT " + schema.function("release") + "(?, ?)";
+        this.releaseHeldSql = "SELECT " + schema.function("release_held") + "(?, ?, ?)";
         this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
         this.enqueueSql = "SELECT " + schema.function("enqueue") + "(?, ?, ?, ?)";
         this.dequeueSql = "SELECT " + schema.function("dequeue") + "(?, ?)";
@@ -189,6 +193,44 @@ final class JdbcLockStore implements RemoteLockStore {
                 return (Object[]) single(statement).getArray(1).getArray();
             }
         }));
+    }
+
+    @Override
+    public boolean holdsAtLeast() {
+        return true;
+    }
+
+    /**
+     * One call of {@code release_held}: a key closed before its hold-at-least time is held over in its row (owner
+     * id marked, {@code expires_at} at its {@code acquired_at} plus the hold, the database's time).
+     */
+    @Override
+    public Held releaseHeld(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return new Held(Set.of(), Map.of());
+        }
+        infinite.forget(keys);
+        Object[] pairs = call(() -> "release " + keysOf(keys), connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(releaseHeldSql)) {
+                statement.setArray(1, texts(connection, stored(keysOf(keys))));
+                statement.setArray(2, texts(connection, keys.stream().map(Ownership::ownerId).toList()));
+                Long[] holds = keys.stream().map(Ownership::holdMillis).toArray(Long[]::new);
+                statement.setArray(3, connection.createArrayOf("bigint", holds));
+                return (Object[]) single(statement).getArray(1).getArray();
+            }
+        });
+        Set<String> lost = new LinkedHashSet<>();
+        Map<String, Long> held = new HashMap<>();
+        for (int i = 0; i + 1 < pairs.length; i += 2) {
+            String key = keys.get(((Number) pairs[i]).intValue() - 1).key();
+            long millis = ((Number) pairs[i + 1]).longValue();
+            if (millis > 0) {
+                held.put(key, millis);
+            } else {
+                lost.add(key);
+            }
+        }
+        return new Held(lost, held);
     }
 
     @Override

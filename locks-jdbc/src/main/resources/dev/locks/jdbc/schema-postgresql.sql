@@ -1,5 +1,5 @@
 -- The schema of dev.locks:locks-jdbc on PostgreSQL (11 or later: sha256; tested on 15): the lock registry's table,
--- wait queue, two sequences and fourteen functions, and the compute cache's two tables and four functions.
+-- wait queue, two sequences and fifteen functions, and the compute cache's two tables and four functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
 -- default prefix; for another one replace every "locks_" in this file by it (the builders' initializeSchema
@@ -238,6 +238,50 @@ BEGIN
         END IF;
     END LOOP;
     RETURN ARRAY(SELECT u.i::int FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) WHERE NOT (u.k = ANY (v_live)));
+END $$;
+
+-- A release of keys of which some were closed before their hold-at-least time: p_hold_ms[i] is how long after its
+-- acquired_at (the database's time) the key p_keys[i] stays locked, 0 for none. A key its owner still holds (or
+-- holds over: owner id with the suffix '~held', from an earlier call) is released as by locks_release once that
+-- time has passed; before it, it is held over: its owner id gets the suffix (so that its owner's renewals find it
+-- lost, while a later call still reaches it), its expires_at becomes that time (an expired row is free for any
+-- acquirer, and purged), and the key stays locked for everyone until then. Returns pairs {i, ms}: ms > 0 for
+-- a key held over that many more milliseconds, 0 for a key its owner no longer held.
+CREATE OR REPLACE FUNCTION locks_release_held(p_keys text[], p_owners text[], p_hold_ms bigint[]) RETURNS bigint[]
+        LANGUAGE plpgsql AS $$
+DECLARE
+    v_now    timestamptz := clock_timestamp();
+    v_result bigint[] := '{}';
+    v_until  timestamptz;
+    v_lock   record;
+    r        record;
+BEGIN
+    p_keys := locks_keys(p_keys);
+    FOR r IN SELECT t.k, t.o, t.h, t.i FROM unnest(p_keys, p_owners, p_hold_ms) WITH ORDINALITY AS t(k, o, h, i)
+        ORDER BY t.k COLLATE "C"
+    LOOP
+        SELECT l.owner_id, l.acquired_at, l.expires_at, l.waited, l.full_key INTO v_lock FROM locks_lock l
+        WHERE l.lock_key = r.k AND l.owner_id IN (r.o, r.o || '~held') FOR UPDATE;
+        IF NOT FOUND THEN
+            v_result := v_result || ARRAY[r.i, 0];
+            CONTINUE;
+        END IF;
+        v_until := v_lock.acquired_at + r.h * interval '1 millisecond';
+        IF v_lock.expires_at > v_now AND v_until > v_now THEN
+            UPDATE locks_lock SET owner_id = r.o || '~held', expires_at = v_until, infinite = false
+            WHERE lock_key = r.k;
+            v_result := v_result || ARRAY[r.i, ceil(extract(epoch FROM v_until - v_now) * 1000)::bigint];
+            CONTINUE;
+        END IF;
+        DELETE FROM locks_lock WHERE lock_key = r.k;
+        IF v_lock.waited THEN
+            PERFORM pg_notify('locks_released', locks_notice_key(r.k, v_lock.full_key));
+        END IF;
+        IF v_lock.expires_at <= v_now AND v_lock.owner_id = r.o THEN
+            v_result := v_result || ARRAY[r.i, 0]; -- its lease had run out before the release
+        END IF;
+    END LOOP;
+    RETURN v_result;
 END $$;
 
 -- Extends the lease of each key its owner still holds and that has not run out (an expired lock is never

@@ -12,10 +12,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
@@ -480,6 +482,51 @@ final class RedisLockStore implements RemoteLockStore {
         }
         return keysAt(keys, call(() -> "release " + StoreKeys.describe(keysOf(keys)),
                 () -> cycle.call(script(LockScripts.RELEASE), scriptKeys, args)));
+    }
+
+    @Override
+    public boolean holdsAtLeast() {
+        return true;
+    }
+
+    /**
+     * The release script with each key's hold ({@code release.lua}): one script call per slot, as a release. A
+     * key held over is rewritten with its owner id marked and its expiry at its acquire time plus the hold, by
+     * the server's clock; a key that is gone (it expired, held over) is told to its waiters.
+     */
+    @Override
+    public Held releaseHeld(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return new Held(Set.of(), Map.of());
+        }
+        Map<String, Long> held = new ConcurrentHashMap<>();
+        Set<String> lost = perSlot(keys, group -> releaseHeldGroup(group, held));
+        return new Held(lost, held);
+    }
+
+    /** One release script call with holds for keys of one slot; the keys held over go into {@code held}. */
+    private Set<String> releaseHeldGroup(List<Ownership> keys, Map<String, Long> held) {
+        List<String> scriptKeys = lockAndQueueKeys(keysOf(keys));
+        Object[] args = new Object[2 * keys.size() + 2];
+        args[0] = space.releaseChannel(keys.get(0).key());
+        args[1] = prefixBytes;
+        for (int i = 0; i < keys.size(); i++) {
+            args[i + 2] = keys.get(i).ownerId();
+            args[keys.size() + i + 2] = Long.toString(keys.get(i).holdMillis());
+        }
+        List<?> pairs = call(() -> "release " + StoreKeys.describe(keysOf(keys)),
+                () -> cycle.call(script(LockScripts.RELEASE), scriptKeys, args));
+        Set<String> lost = new LinkedHashSet<>();
+        for (int i = 0; pairs != null && i + 1 < pairs.size(); i += 2) {
+            String key = keys.get(((Long) pairs.get(i)).intValue() - 1).key();
+            long millis = (Long) pairs.get(i + 1);
+            if (millis > 0) {
+                held.put(key, millis);
+            } else {
+                lost.add(key);
+            }
+        }
+        return lost;
     }
 
     @Override

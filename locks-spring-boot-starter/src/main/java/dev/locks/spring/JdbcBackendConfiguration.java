@@ -19,6 +19,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.jdbc.EmbeddedDatabaseConnection;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
 
@@ -63,7 +64,7 @@ class JdbcBackendConfiguration {
     @ConditionalOnMissingBean(LockRegistry.class)
     JdbcLockRegistry lockRegistry(DataSource dataSource, LocksProperties properties,
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
-            ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers) {
+            ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers, Environment environment) {
         LocksProperties.Jdbc jdbc = properties.getJdbc();
         JdbcLockRegistry.Builder builder = JdbcLockRegistry.builder(dataSource)
                 .tablePrefix(jdbc.getTablePrefix())
@@ -73,6 +74,7 @@ class JdbcBackendConfiguration {
                 .connections(jdbc.getConnections())
                 .timeout(jdbc.getTimeout())
                 .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource));
+        builder.applicationName(RegistrySettings.applicationName(environment));
         RegistrySettings.apply(builder, properties, observers, clock);
         return BuilderCustomizers.lockRegistry(customizers, builder).build();
     }

@@ -17,6 +17,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.context.annotation.Bean;
 import org.springframework.boot.context.properties.source.InvalidConfigurationPropertyValueException;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.serializer.RedisSerializer;
@@ -74,13 +75,15 @@ class RedisBackendConfiguration {
     @ConditionalOnMissingBean(LockRegistry.class)
     RedisLockRegistry lockRegistry(RedisConnectionFactory connectionFactory, LocksProperties properties,
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock,
-            ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers, BeanFactory beanFactory) {
+            ObjectProvider<LockRegistryBuilderCustomizer<?>> customizers, BeanFactory beanFactory,
+            Environment environment) {
         requireLockServer(connectionFactory, beanFactory);
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(connectionFactory)
                 .keyPrefix(keyPrefix(properties))
                 .notify(properties.getRedis().isNotify())
                 .lease(properties.getRedis().getLease())
                 .timeout(properties.getRedis().getTimeout());
+        builder.applicationName(RegistrySettings.applicationName(environment));
         RegistrySettings.apply(builder, properties, observers, clock);
         return BuilderCustomizers.lockRegistry(customizers, builder).build();
     }

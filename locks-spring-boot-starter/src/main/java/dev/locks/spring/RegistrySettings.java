@@ -5,6 +5,7 @@ import dev.locks.LocksObserver;
 import dev.locks.support.AbstractLockRegistry;
 import java.time.Duration;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.core.env.Environment;
 
 /**
  * What every backend's registry bean takes from the application, the same for each: the default options of
@@ -27,5 +28,13 @@ final class RegistrySettings {
                 .watchdog(properties.getWatchdog().isEnabled())
                 .clock(clock.getIfAvailable(LocksClock::system))
                 .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));
+    }
+
+    /**
+     * {@code spring.application.name}, which a distributed backend's lock owners name beside their host (SPEC
+     * section 10), so that the endpoint shows which instance runs a job; {@code null} when not set.
+     */
+    static String applicationName(Environment environment) {
+        return environment.getProperty("spring.application.name");
     }
 }

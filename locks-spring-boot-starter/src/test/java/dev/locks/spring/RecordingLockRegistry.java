@@ -60,6 +60,12 @@ public final class RecordingLockRegistry implements LockRegistry, AutoCloseable 
     }
 
     @Override
+    public Optional<Lease> tryAcquire(Collection<String> keys, AcquireOptions options) {
+        this.options.add(options);
+        return delegate.tryAcquire(keys, options);
+    }
+
+    @Override
     public <T> T withLocks(Collection<String> keys, Supplier<T> action) {
         return delegate.withLocks(keys, action);
     }

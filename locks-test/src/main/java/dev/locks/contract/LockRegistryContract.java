@@ -523,6 +523,232 @@ public abstract class LockRegistryContract {
         }
     }
 
+    // ---- holdAtLeast and tryAcquire with options (SPEC 3 and 10) -----------------------------------------
+
+    /** How long the holdAtLeast tests hold a key after its acquire. */
+    private static final Duration HOLD = Duration.ofMillis(1500);
+    /**
+     * What a backend's clock may add to a stored time: leases and holds go to the store in whole milliseconds,
+     * rounded up, and a test store reads its wall clock and its monotonic one a moment apart.
+     */
+    private static final Duration CLOCK_SLACK = Duration.ofMillis(5);
+
+    /**
+     * A second node on the same locks where the backend has nodes (another registry on the same server), else
+     * this registry (used from other threads).
+     */
+    private LockRegistry otherNode() {
+        LockRegistry other = registry(DEFAULTS);
+        try (Lease probe = registry.acquire(keys("probe"))) {
+            return other.tryAcquire(keys("probe")).isEmpty() ? other : registry;
+        }
+    }
+
+    /**
+     * Tries {@code key} on {@code node} every 20 ms on the calling thread (whose lease it is then; Awaitility would
+     * poll on a thread of its own, which ends) until it is taken, for at most 20 s.
+     */
+    private static Lease takeOnThisThread(LockRegistry node, String key) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+        for (;;) {
+            Optional<Lease> lease = node.tryAcquire(keys(key));
+            if (lease.isPresent()) {
+                return lease.get();
+            }
+            assertThat(System.nanoTime() - deadline).as("'%s' taken within 20 s", key).isNegative();
+            Thread.sleep(20);
+        }
+    }
+
+    @Test
+    void holdAtLeastShouldKeepAnEarlyClosedLeasesKeysLockedForEveryoneTheCloserIncludedUntilItsTime()
+            throws Exception {
+        LockRegistry other = otherNode();
+        Lease lease = registry.acquire(keys("job"), DEFAULTS.withHoldAtLeast(HOLD));
+        HeldLock taken = registry.heldLock("job").orElseThrow();
+        Thread.sleep(100);
+        lease.close();
+
+        assertThat(lease.isHeld()).isFalse();
+        assertThat(registry.tryAcquire(keys("job"))).as("the closing thread").isEmpty();
+        assertThat(threads.run(() -> registry.tryAcquire(keys("job")))).as("another thread").isEmpty();
+        assertThat(threads.run(() -> other.tryAcquire(keys("job")))).as("another node").isEmpty();
+        HeldLock held = registry.heldLock("job").orElseThrow();
+        Instant until = taken.acquiredAt().plus(HOLD);
+        assertThat(held.fencingToken()).isEqualTo(lease.fencingToken());
+        assertThat(held.acquiredAt()).isEqualTo(taken.acquiredAt());
+        assertThat(held.expiresAt()).as("acquiredAt + holdAtLeast after the early close")
+                .isBetween(until.minus(CLOCK_SLACK), until.plus(CLOCK_SLACK));
+        assertThat(other.heldLock("job").orElseThrow().expiresAt()).isBetween(until.minus(CLOCK_SLACK),
+                until.plus(CLOCK_SLACK));
+        assertThat(held.stale()).isFalse();
+
+        Lease next = takeOnThisThread(registry, "job");
+        try (next) {
+            assertThat(registry.heldLock("job").orElseThrow().acquiredAt())
+                    .as("taken again no earlier than acquiredAt + holdAtLeast, by the backend's clock")
+                    .isAfterOrEqualTo(until.minus(CLOCK_SLACK));
+            assertThat(next.fencingToken()).isGreaterThan(lease.fencingToken());
+        }
+    }
+
+    /**
+     * A waiter that would only poll every 10 s or more gets the key a moment after the hold ends: it was woken
+     * (by a timer or the release notice, never its own poll).
+     */
+    @Test
+    void holdAtLeastShouldWakeWaitersOfEveryNodeWhenItsTimeComes() throws Exception {
+        LockRegistry other = otherNode();
+        Lease lease = registry.acquire(keys("job"), DEFAULTS.withHoldAtLeast(HOLD));
+        Instant until = registry.heldLock("job").orElseThrow().acquiredAt().plus(HOLD);
+        lease.close();
+        AcquireOptions sleepy = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofSeconds(10))
+                .withWaitTime(Duration.ofSeconds(60));
+        CountDownLatch waiting = new CountDownLatch(2);
+        Future<Instant> there = threads.start(() -> {
+            waiting.countDown();
+            try (Lease got = other.acquire(keys("job"), sleepy)) {
+                return other.heldLock("job").orElseThrow().acquiredAt();
+            }
+        });
+        Future<Instant> here = threads.start(() -> {
+            waiting.countDown();
+            try (Lease got = registry.acquire(keys("job"), sleepy)) {
+                return registry.heldLock("job").orElseThrow().acquiredAt();
+            }
+        });
+        assertThat(waiting.await(Threads.BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        for (Future<Instant> waiter : List.of(there, here)) {
+            Instant got = Threads.get(waiter);
+            assertThat(got).as("not before the hold ended, by the backend's clock")
+                    .isAfterOrEqualTo(until.minus(CLOCK_SLACK));
+            assertThat(Duration.between(until, got)).as("woken, not polling every 10 s")
+                    .isLessThan(Duration.ofSeconds(8));
+        }
+    }
+
+    @Test
+    void closingAfterHoldAtLeastHasPassedShouldFreeTheKeysAtOnce() throws Exception {
+        Lease lease = registry.acquire(keys("a", "b"), DEFAULTS.withHoldAtLeast(Duration.ofMillis(100)));
+        Thread.sleep(1_500);
+        lease.close();
+
+        assertThat(heldKeys()).isEmpty();
+        Optional<Lease> again = threads.run(() -> registry.tryAcquire(keys("a", "b")));
+        assertThat(again).isPresent();
+        again.get().close();
+    }
+
+    @Test
+    void holdAtLeastShouldNeverTouchALockThatSomeoneElseTookMeanwhile() throws Exception {
+        Duration timeout = Duration.ofMillis(300);
+        Lease old = registry.acquire(keys("k"), DEFAULTS.withLockTimeout(timeout).withHoldAtLeast(timeout));
+        LockRegistry other = otherNode();
+        AtomicReference<Lease> taken = new AtomicReference<>();
+        CountDownLatch holding = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        Future<Object> holder = threads.start(() -> { // once the old lease expired; held until released
+            try (Lease lease = takeOnThisThread(other, "k")) {
+                taken.set(lease);
+                holding.countDown();
+                release.await();
+            }
+            return null;
+        });
+        assertThat(holding.await(Threads.BOUND.toMillis(), TimeUnit.MILLISECONDS)).isTrue();
+        Lease current = taken.get();
+        assertThat(old.isHeld()).isFalse();
+        old.close();
+
+        HeldLock held = registry.heldLock("k").orElseThrow();
+        assertThat(held.fencingToken()).isEqualTo(current.fencingToken());
+        assertThat(Duration.between(held.acquiredAt(), held.expiresAt())).as("its own lock timeout, not shortened")
+                .isBetween(Duration.ofSeconds(29), Duration.ofSeconds(31));
+        Thread.sleep(timeout.toMillis() + 100);
+        assertThat(current.isHeld()).isTrue();
+        assertThat(registry.heldLock("k").orElseThrow().fencingToken()).isEqualTo(current.fencingToken());
+        assertThat(registry.tryAcquire(keys("k"))).isEmpty();
+        release.countDown();
+        Threads.get(holder);
+    }
+
+    @Test
+    void holdAtLeastLargerThanTheLockTimeoutShouldBeRefusedNamingBoth() {
+        assertThatThrownBy(() -> DEFAULTS.withLockTimeout(Duration.ofSeconds(1)).withHoldAtLeast(Duration.ofSeconds(2)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("holdAtLeast").hasMessageContaining("lockTimeout");
+        assertThatThrownBy(() -> DEFAULTS.withHoldAtLeast(Duration.ofSeconds(2)).withLockTimeout(Duration.ofSeconds(1)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("holdAtLeast").hasMessageContaining("lockTimeout");
+        assertThat(heldKeys()).isEmpty();
+    }
+
+    @Test
+    void tryAcquireWithOptionsShouldUseTheirLockTimeoutAndNeverWait() throws Exception {
+        Optional<Lease> lease = registry.tryAcquire(keys("t"), DEFAULTS.withLockTimeout(Duration.ofSeconds(7)));
+        assertThat(lease).isPresent();
+        try (Lease held = lease.get()) {
+            HeldLock lock = registry.heldLock("t").orElseThrow();
+            assertThat(Duration.between(lock.acquiredAt(), lock.expiresAt()))
+                    .isBetween(Duration.ofMillis(6_900), Duration.ofMillis(7_100));
+            assertThat(Duration.between(held.acquiredAt(), held.expiresAt()))
+                    .isBetween(Duration.ofMillis(6_500), Duration.ofMillis(7_100));
+            AcquireOptions patient = DEFAULTS.withInfiniteRetries().withWaitTime(Duration.ofHours(1));
+            assertThat(threads.run(() -> registry.tryAcquire(keys("t"), patient)))
+                    .as("one attempt, whatever the options' wait (a wait would outlast the thread's bound)").isEmpty();
+        }
+    }
+
+    /**
+     * ShedLock's use: two nodes tick one job every 100 ms for 5 s, each run taken with {@code tryAcquire} and
+     * {@code holdAtLeast = 1s}. Runs never overlap, and no run starts less than 1 s after the one before, measured
+     * by the backend's clock (the acquire times it stores), so that a loaded machine cannot make it flake.
+     */
+    @Test
+    void twoNodesTickingOneJobWithHoldAtLeastShouldRunItOnOneNodeAtATimeAtMostOncePerHold() throws Exception {
+        LockRegistry other = otherNode();
+        Duration hold = Duration.ofSeconds(1);
+        AcquireOptions options = DEFAULTS.withLockTimeout(Duration.ofSeconds(10)).withHoldAtLeast(hold);
+        java.util.concurrent.atomic.AtomicInteger running = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger overlaps = new java.util.concurrent.atomic.AtomicInteger();
+        List<Instant> starts = Collections.synchronizedList(new ArrayList<>());
+        long end = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+        List<Future<Object>> nodes = new ArrayList<>();
+        for (LockRegistry node : List.of(registry, other)) {
+            nodes.add(threads.start(() -> {
+                while (System.nanoTime() - end < 0) {
+                    Optional<Lease> run = node.tryAcquire(keys("report"), options);
+                    if (run.isPresent()) {
+                        try (Lease lease = run.get()) {
+                            if (running.incrementAndGet() > 1) {
+                                overlaps.incrementAndGet();
+                            }
+                            HeldLock lock = node.heldLock("report").orElseThrow();
+                            assertThat(lock.fencingToken()).isEqualTo(lease.fencingToken());
+                            starts.add(lock.acquiredAt());
+                            Thread.sleep(ThreadLocalRandom.current().nextInt(50));
+                            running.decrementAndGet();
+                        }
+                    }
+                    Thread.sleep(100);
+                }
+                return null;
+            }));
+        }
+        for (Future<Object> node : nodes) {
+            Threads.get(node);
+        }
+        assertThat(overlaps).hasValue(0);
+        assertThat(starts).as("runs in 5 s").hasSizeGreaterThanOrEqualTo(2);
+        List<Instant> sorted = new ArrayList<>(starts);
+        sorted.sort(null);
+        assertThat(sorted).as("in the order they ran").isEqualTo(starts);
+        for (int i = 1; i < sorted.size(); i++) {
+            assertThat(Duration.between(sorted.get(i - 1), sorted.get(i))).as("run %d after run %d", i, i - 1)
+                    .isGreaterThanOrEqualTo(hold.minus(CLOCK_SLACK));
+        }
+    }
+
     @Test
     void heldLockShouldDescribeTheHolder() {
         Instant before = Instant.now().minusSeconds(1);

@@ -23,6 +23,9 @@ import java.util.function.Consumer;
  */
 public final class InMemoryLockServer {
 
+    /** What marks the owner id of a lock held over after its release. */
+    private static final String HELD_OVER = "~held";
+
     private record Lock(String ownerId, String description, long token, Instant acquiredAt, long expiresNanos) {
     }
 
@@ -154,6 +157,51 @@ public final class InMemoryLockServer {
             }
             publish(released);
             return lost;
+        }
+
+        @Override
+        public boolean holdsAtLeast() {
+            return true;
+        }
+
+        /**
+         * A key closed before its hold-at-least time is held over: its owner id is marked (so that its owner's
+         * renewals find it lost) and it expires at {@code acquiredAt + holdMillis} on the server's clock; gone (it
+         * expired), it is published all the same, since waiters may be told of it only now.
+         */
+        @Override
+        public Held releaseHeld(List<Ownership> keys) {
+            call("release");
+            Set<String> lost = new HashSet<>();
+            Map<String, Long> held = new HashMap<>();
+            List<String> released = new ArrayList<>();
+            synchronized (InMemoryLockServer.this) {
+                purge();
+                for (Ownership ownership : keys) {
+                    Lock lock = locks.get(ownership.key());
+                    boolean mine = lock != null && (lock.ownerId().equals(ownership.ownerId())
+                            || lock.ownerId().equals(ownership.ownerId() + HELD_OVER));
+                    if (!mine) {
+                        lost.add(ownership.key());
+                        if (lock == null) {
+                            released.add(ownership.key());
+                        }
+                        continue;
+                    }
+                    long left = java.time.Duration.between(clock.instant(),
+                            lock.acquiredAt().plusMillis(ownership.holdMillis())).toNanos();
+                    if (left <= 0) {
+                        locks.remove(ownership.key());
+                        released.add(ownership.key());
+                    } else {
+                        locks.put(ownership.key(), new Lock(ownership.ownerId() + HELD_OVER, lock.description(),
+                                lock.token(), lock.acquiredAt(), clock.nanoTime() + left));
+                        held.put(ownership.key(), Math.max(1, (left + 999_999) / 1_000_000));
+                    }
+                }
+            }
+            publish(released);
+            return new Held(lost, held);
         }
 
         @Override

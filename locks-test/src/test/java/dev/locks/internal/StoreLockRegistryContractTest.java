@@ -8,12 +8,16 @@ import dev.locks.contract.LockRegistryContract;
 import dev.locks.test.InMemoryLockServer;
 import java.time.Duration;
 
-/** The engine in front of a remote store passes the same contract as the in-memory backend. */
+/**
+ * The engine in front of a remote store passes the same contract as the in-memory backend. The registries of one
+ * test are nodes of one server, as on a real backend.
+ */
 class StoreLockRegistryContractTest extends LockRegistryContract {
+
+    private final InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
 
     @Override
     protected LockRegistry newRegistry(AcquireOptions defaults) {
-        InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
         return new EngineLockRegistry(new LockEngine.Settings("shared", defaults, Duration.ZERO, 100, false,
                 LocksClock.system(), LocksObserver.NONE), server.node(true)) {
         };

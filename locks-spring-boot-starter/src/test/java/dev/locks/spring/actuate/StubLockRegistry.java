@@ -67,6 +67,11 @@ class StubLockRegistry implements LockRegistry {
     }
 
     @Override
+    public Optional<Lease> tryAcquire(Collection<String> keys, AcquireOptions options) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
     public <T> T withLocks(Collection<String> keys, Supplier<T> action) {
         throw new UnsupportedOperationException();
     }
