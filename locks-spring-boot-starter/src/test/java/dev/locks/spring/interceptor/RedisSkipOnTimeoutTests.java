@@ -15,7 +15,6 @@ import io.lettuce.core.ClientOptions.DisconnectedBehavior;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -54,25 +53,9 @@ class RedisSkipOnTimeoutTests {
             SkipOnTimeoutTests.Jobs jobs = second.getBean(SkipOnTimeoutTests.Jobs.class);
             try (LogCapture logs = new LogCapture(LockedInterceptor.class.getName());
                     Lease held = first.getBean(LockRegistry.class).acquire(List.of("job"))) {
-                jobs.run();
-                assertThat(jobs.value()).isNull();
-                assertThat(jobs.optional()).isEmpty();
-                CompletableFuture<String> future = jobs.future();
-                assertThat(future).isCompletedWithValue(null);
-                assertThat(jobs.mono().blockOptional(Duration.ofSeconds(10))).isEmpty();
-                assertThat(jobs.flux().collectList().block(Duration.ofSeconds(10))).isEmpty();
-
-                assertThat(jobs.bodies()).isZero();
-                assertThat(logs.warnings()).isEmpty();
-                assertThat(logs.debug()).filteredOn(line -> line.contains("Skipped Jobs.")).hasSize(6);
+                SkipOnTimeoutTests.assertEveryShapeSkipsQuietly(jobs, logs);
             }
-            MeterRegistry meters = second.getBean(MeterRegistry.class);
-            for (String method : List.of("run", "value", "optional", "future", "mono", "flux")) {
-                assertThat(meters.get("locks.acquire").tags("name", "Jobs." + method, "result", "skipped",
-                        "backend", "redis").timer().count()).as(method).isOne();
-                assertThat(meters.get("locks.acquire").tags("name", "Jobs." + method, "result", "timeout").timer()
-                        .count()).as(method).isZero();
-            }
+            SkipOnTimeoutTests.assertEveryShapeCountedAsSkipped(second.getBean(MeterRegistry.class), "redis");
 
             assertThat(jobs.value()).as("the other node released the key").isEqualTo("ran");
             assertThat(jobs.mono().block(Duration.ofSeconds(10))).isEqualTo("ran");
