@@ -48,6 +48,15 @@ public final class SchedulerTicks {
         return executor.executeWithLock(task, job.shedLockConfiguration(lease)).wasExecuted();
     }
 
+    /** Takes every job with {@code otherNode}'s registry, which holds them for the trial. */
+    public static List<Lease> holdAll(LockRegistry otherNode, AcquireOptions options) {
+        List<Lease> held = new ArrayList<>();
+        for (String job : JOBS) {
+            held.add(otherNode.acquire(List.of(job), options));
+        }
+        return held;
+    }
+
     /** Takes every job from ShedLock's {@code provider} for {@code lease}, as another node would hold them. */
     public static List<SimpleLock> holdAll(LockProvider provider, Duration lease) {
         List<SimpleLock> held = new ArrayList<>();

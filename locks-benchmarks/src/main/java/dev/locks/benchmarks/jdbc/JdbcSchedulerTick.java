@@ -42,9 +42,7 @@ public class JdbcSchedulerTick {
             super.open(postgres);
             otherNode = postgres.thisProject(true);
             if (holdsJobs()) {
-                for (String job : SchedulerTicks.JOBS) {
-                    held.add(otherNode.acquire(List.of(job), options));
-                }
+                held.addAll(SchedulerTicks.holdAll(otherNode, options));
             }
         }
 

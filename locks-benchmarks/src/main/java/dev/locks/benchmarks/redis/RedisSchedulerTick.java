@@ -48,9 +48,7 @@ public class RedisSchedulerTick {
             otherFactory = connectionFactory(server);
             otherNode = dev.locks.redis.RedisLockRegistry.builder(otherFactory).cleanupInterval(Duration.ZERO).build();
             if (holdsJobs()) {
-                for (String job : SchedulerTicks.JOBS) {
-                    held.add(otherNode.acquire(List.of(job), options));
-                }
+                held.addAll(SchedulerTicks.holdAll(otherNode, options));
             }
         }
 
