@@ -68,7 +68,7 @@ class RedisScheduledJobTests {
         }
         assertThat(runs.overlaps).hasValue(0);
         List<Instant> starts = new ArrayList<>(runs.starts);
-        assertThat(starts).as("runs in 5 s").hasSizeBetween(3, 6);
+        assertThat(starts).as("runs in 5 s (at most one a second: below)").hasSizeGreaterThanOrEqualTo(3);
         assertThat(runs.owners).as("the lock's owner names the application instance")
                 .allSatisfy(owner -> assertThat(owner).containsAnyOf("first", "second"));
         List<Instant> sorted = new ArrayList<>(starts);
