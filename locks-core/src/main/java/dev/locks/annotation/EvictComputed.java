@@ -19,8 +19,9 @@ import java.lang.annotation.Target;
  *
  * <p>The key expression is SpEL, parsed and checked once at startup as for {@link FetchOrCompute}; on a
  * {@code @Transactional} method the eviction runs after the transaction commits (the interceptor is outside).
+ * It also works as a meta-annotation, as {@link FetchOrCompute} does.
  */
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface EvictComputed {

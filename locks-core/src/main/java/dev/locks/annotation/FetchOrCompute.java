@@ -23,8 +23,11 @@ import java.lang.annotation.Target;
  *
  * <p>Every attribute is a string, empty for the {@code locks.*} default; durations as {@code "500ms"},
  * {@code "PT2S"} or {@code "${app.quote-ttl}"}. The key expression is parsed and checked once, at startup.
+ *
+ * <p>It also works as a meta-annotation: an annotation of the application that carries it (with Spring's
+ * {@code @AliasFor} attributes, if any) is found, checked and applied as {@code @FetchOrCompute} itself.
  */
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface FetchOrCompute {

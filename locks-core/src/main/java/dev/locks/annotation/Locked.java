@@ -23,9 +23,30 @@ import java.lang.annotation.Target;
  * {@code "PT2S"} or {@code "${app.lock-timeout}"}; {@code retries} as {@code "0"}, {@code "5"} or
  * {@code "infinity"}. When the keys cannot be taken the method throws
  * {@link dev.locks.LockTimeoutException} (or {@link dev.locks.LockUnavailableException}) and its body never
- * runs. A method returning {@code CompletableFuture} holds its locks until the future completes.
+ * runs; with {@code onTimeout = "skip"} a timeout returns without running the body instead (see
+ * {@link #onTimeout}). A method returning {@code CompletableFuture} holds its locks until the future completes.
+ *
+ * <p>A scheduled job that runs on one node at a time:
+ * <pre>{@code
+ * @Scheduled(cron = "0 0 * * * *")
+ * @Locked(keys = "'report'", waitTime = "0", onTimeout = "skip", lockTimeout = "10m", holdAtLeast = "1m")
+ * public void publishReport() { ... }
+ * }</pre>
+ *
+ * <p>{@code @Locked} also works as a meta-annotation: an annotation of the application that carries it (with
+ * Spring's {@code @AliasFor} attributes, if any) is found, checked at startup and applied as {@code @Locked}
+ * itself, as Spring's {@code @Cacheable} allows:
+ * <pre>{@code
+ * @Target(ElementType.METHOD)
+ * @Retention(RetentionPolicy.RUNTIME)
+ * @Locked(waitTime = "0", onTimeout = "skip", holdAtLeast = "1s")
+ * public @interface SingleNode {
+ *     @AliasFor(annotation = Locked.class, attribute = "keys")
+ *     String[] value() default {};
+ * }
+ * }</pre>
  */
-@Target(ElementType.METHOD)
+@Target({ElementType.METHOD, ElementType.ANNOTATION_TYPE})
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
 public @interface Locked {
@@ -44,4 +65,22 @@ public @interface Locked {
 
     /** An overall deadline for the acquire; empty for {@code locks.wait-time}. */
     String waitTime() default "";
+
+    /**
+     * How long the keys stay locked at least, counted from when they were taken: a call that ends earlier leaves
+     * them locked for everyone until then (ShedLock's {@code lockAtLeastFor}), so that a scheduled job is not run
+     * again by a node whose clock is a little behind. No longer than the lock timeout; empty for
+     * {@code locks.hold-at-least}.
+     */
+    String holdAtLeast() default "";
+
+    /**
+     * What a call does when its keys cannot be taken within its wait: {@code "throw"} a
+     * {@link dev.locks.LockTimeoutException}, or {@code "skip"} the body and return {@code null} (an empty
+     * {@code Optional}, {@code Mono} or {@code Flux}, a {@code CompletableFuture} of {@code null}), counted as
+     * {@code locks.acquire{result=skipped}} and logged at {@code DEBUG} only. A backend outage
+     * ({@link dev.locks.LockUnavailableException}) always throws. A method with a primitive return type cannot
+     * skip. Empty for {@code locks.on-timeout}.
+     */
+    String onTimeout() default "";
 }

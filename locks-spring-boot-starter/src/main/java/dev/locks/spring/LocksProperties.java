@@ -60,6 +60,18 @@ public class LocksProperties implements InitializingBean {
     private String waitTime = "10s";
 
     /**
+     * How long keys stay locked at least, counted from when they were taken: a lease closed earlier keeps them
+     * locked for everyone until then (ShedLock's lockAtLeastFor). At most lock-timeout.
+     */
+    private Duration holdAtLeast = Duration.ZERO;
+
+    /**
+     * What a @Locked call does when its keys cannot be taken within its wait: 'throw' a LockTimeoutException, or
+     * 'skip' the method (it returns null, an empty Optional, Mono or Flux); an outage always throws.
+     */
+    private OnTimeout onTimeout = OnTimeout.THROW;
+
+    /**
      * Order of the @Locked and @FetchOrCompute interceptors (@FetchOrCompute runs just outside @Locked).
      * Default: just outside @Transactional (Ordered.LOWEST_PRECEDENCE - 100).
      */
@@ -93,7 +105,7 @@ public class LocksProperties implements InitializingBean {
     public AcquireOptions toAcquireOptions() {
         AcquireOptions options = AcquireOptionValues.withRetries(AcquireOptions.defaults(), retries)
                 .withRetryInterval(retryInterval);
-        options = AcquireOptionValues.withLockTimeout(options, lockTimeout);
+        options = AcquireOptionValues.withLockTimeout(options, lockTimeout).withHoldAtLeast(holdAtLeast);
         return AcquireOptionValues.withWaitTime(options, waitTime);
     }
 
@@ -112,6 +124,13 @@ public class LocksProperties implements InitializingBean {
             Duration[] parsed = new Duration[1];
             check("locks.wait-time", waitTime, () -> parsed[0] = AcquireOptionValues.duration("wait-time", waitTime));
             requireNonNegative("locks.wait-time", parsed[0]);
+        }
+        requireNonNegative("locks.hold-at-least", holdAtLeast);
+        check("locks.hold-at-least", holdAtLeast, () -> AcquireOptionValues
+                .withLockTimeout(AcquireOptions.defaults(), lockTimeout).withHoldAtLeast(holdAtLeast),
+                "Must not be longer than locks.lock-timeout (" + lockTimeout + ")");
+        if (onTimeout == null) {
+            throw new InvalidConfigurationPropertyValueException("locks.on-timeout", null, "Must be 'throw' or 'skip'.");
         }
         requirePositive("locks.cleanup.interval", cleanup.interval);
         if (cleanup.batchSize <= 0) {
@@ -142,12 +161,18 @@ public class LocksProperties implements InitializingBean {
         }
     }
 
-    private static void check(String property, String value, Runnable parse) {
+    private static void check(String property, Object value, Runnable parse) {
+        check(property, value, parse, null);
+    }
+
+    /** @param reason what to say before the parser's own message, or {@code null} */
+    private static void check(String property, Object value, Runnable parse, String reason) {
         try {
             parse.run();
         }
         catch (IllegalArgumentException ex) {
-            throw new InvalidConfigurationPropertyValueException(property, value, ex.getMessage());
+            throw new InvalidConfigurationPropertyValueException(property, value,
+                    reason == null ? ex.getMessage() : reason + ": " + ex.getMessage());
         }
     }
 
@@ -223,6 +248,22 @@ public class LocksProperties implements InitializingBean {
 
     public void setWaitTime(String waitTime) {
         this.waitTime = waitTime;
+    }
+
+    public Duration getHoldAtLeast() {
+        return holdAtLeast;
+    }
+
+    public void setHoldAtLeast(Duration holdAtLeast) {
+        this.holdAtLeast = holdAtLeast;
+    }
+
+    public OnTimeout getOnTimeout() {
+        return onTimeout;
+    }
+
+    public void setOnTimeout(OnTimeout onTimeout) {
+        this.onTimeout = onTimeout;
     }
 
     public int getAspectOrder() {
@@ -418,6 +459,17 @@ public class LocksProperties implements InitializingBean {
         public void setRoles(Set<String> roles) {
             this.roles = roles;
         }
+    }
+
+    /** What a {@code @Locked} call does when its keys cannot be taken within its wait ({@code locks.on-timeout}). */
+    public enum OnTimeout {
+        /** Throw the {@code LockTimeoutException}; the method does not run. */
+        THROW,
+        /**
+         * Return without running the method: {@code null}, an empty {@code Optional}, {@code Mono} or {@code Flux},
+         * a {@code CompletableFuture} of {@code null}; counted as {@code locks.acquire{result=skipped}}.
+         */
+        SKIP
     }
 
     /** When the actuator endpoint shows lock keys. */

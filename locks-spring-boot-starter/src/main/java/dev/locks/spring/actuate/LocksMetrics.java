@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -26,7 +27,7 @@ import org.jspecify.annotations.Nullable;
  * <table>
  *   <caption>Meters (each also tagged {@code backend}; none tagged with a lock key)</caption>
  *   <tr><th>name</th><th>type</th><th>tags</th></tr>
- *   <tr><td>{@code locks.acquire}</td><td>timer</td><td>{@code result} = acquired|timeout|error,
+ *   <tr><td>{@code locks.acquire}</td><td>timer</td><td>{@code result} = acquired|timeout|skipped|error,
  *       {@code name}</td></tr>
  *   <tr><td>{@code locks.held}</td><td>gauge</td><td></td></tr>
  *   <tr><td>{@code locks.stale.removed}</td><td>counter</td><td>{@code reason} = dead-owner|expired,
@@ -50,6 +51,14 @@ import org.jspecify.annotations.Nullable;
  * record, never a lookup by name.
  */
 public final class LocksMetrics implements LocksObserver, MeterBinder {
+
+    /**
+     * The {@code result} of an annotated call's timeout that skipped its method ({@code @Locked(onTimeout =
+     * "skip")}, {@link CallNames#skipping}): counted instead of {@code timeout}, after the registry's results.
+     */
+    static final String SKIPPED = "skipped";
+
+    private static final int SKIPPED_INDEX = AcquireResult.values().length;
 
     private final Supplier<? extends @Nullable LockRegistry> registry;
 
@@ -89,8 +98,9 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
             return;
         }
         String name = CallNames.current();
+        int index = result == AcquireResult.TIMEOUT && CallNames.skipping() ? SKIPPED_INDEX : result.ordinal();
         for (LockMeters meters : all) {
-            meters.acquire.of(name)[result.ordinal()].record(nanos, TimeUnit.NANOSECONDS);
+            meters.acquire.of(name)[index].record(nanos, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -180,7 +190,8 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
         LockMeters(MeterRegistry meterRegistry, LockRegistry locks) {
             Tags tags = Tags.of("backend", locks.backend());
             acquire = new NamedTimers(meterRegistry, "locks.acquire", "Time to acquire locks, by how the acquire ended",
-                    tags, "result", Arrays.stream(AcquireResult.values()).map(AcquireResult::tag).toList());
+                    tags, "result", Stream.concat(Arrays.stream(AcquireResult.values()).map(AcquireResult::tag),
+                            Stream.of(SKIPPED)).toList());
             staleRemoved = Arrays.stream(StaleReason.values())
                     .map(reason -> Arrays.stream(Remover.values())
                             .map(by -> Counter.builder("locks.stale.removed")

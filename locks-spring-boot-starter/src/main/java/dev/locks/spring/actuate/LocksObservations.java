@@ -1,5 +1,6 @@
 package dev.locks.spring.actuate;
 
+import dev.locks.LockTimeoutException;
 import dev.locks.spring.interceptor.CallObservations;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
@@ -9,11 +10,13 @@ import io.micrometer.observation.ObservationRegistry;
  * {@code locks.compute} around each fetch-or-compute call (its body, when it computes, runs inside it, so its
  * own spans are children of it; for a {@code Mono} or a {@code suspend} function the observation runs from
  * subscription to the result's signal, {@link #start}, without being the scope of its body). Both carry the
- * low-cardinality values {@code name} and {@code backend}, and the call's {@code result} (acquired, timeout,
- * skipped, error) or {@code outcome} (hit, computed, waited, failed, promoted, ...), as the meters have them:
- * {@link ObservationOutcomes} adds those from the registry's and the cache's events, {@link Stop#tag} for a
- * reactive call; an exception is recorded as the observation's error and rethrown as is. Handlers of the application's {@link ObservationRegistry} (Spring Boot's tracing, say) see them;
- * the {@code locks.*} meters are fed as before, by {@link LocksMetrics}.
+ * low-cardinality values {@code name} and {@code backend}; a wait for locks its {@code result}
+ * ({@code acquired}, {@code timeout}, {@code error}, or {@code skipped} for an {@code onTimeout = "skip"} call that
+ * did not get its keys, which is no error), a fetch-or-compute call its {@code outcome} (hit, computed, waited,
+ * failed, promoted, ...) as the meters have it: {@link ObservationOutcomes} adds it from the cache's events, and
+ * {@link Stop#tag} for a reactive call. An exception is recorded as the observation's error and rethrown as is.
+ * Handlers of the application's {@link ObservationRegistry} (Spring Boot's tracing, say) see them; the
+ * {@code locks.*} meters are fed as before, by {@link LocksMetrics}.
  */
 public final class LocksObservations implements CallObservations {
 
@@ -28,10 +31,28 @@ public final class LocksObservations implements CallObservations {
         if (registry.isNoop()) {
             return call.run();
         }
-        return Observation.createNotStarted(observation, registry)
+        Observation started = Observation.createNotStarted(observation, registry)
                 .lowCardinalityKeyValue("name", name)
                 .lowCardinalityKeyValue("backend", backend)
-                .observeChecked(call::run);
+                .start();
+        boolean acquire = ACQUIRE.equals(observation);
+        try (Observation.Scope scope = started.openScope()) {
+            T result = call.run();
+            if (acquire) { // the interceptor's acquire gives no lease when the call skips (onTimeout = "skip")
+                started.lowCardinalityKeyValue("result", result == null ? "skipped" : "acquired");
+            }
+            return result;
+        }
+        catch (Throwable ex) {
+            if (acquire) {
+                started.lowCardinalityKeyValue("result", ex instanceof LockTimeoutException ? "timeout" : "error");
+            }
+            started.error(ex);
+            throw ex;
+        }
+        finally {
+            started.stop();
+        }
     }
 
     @Override

@@ -6,12 +6,11 @@ import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 
 /**
- * Puts the result of a wait for locks ({@code result}) and of a fetch-or-compute call ({@code outcome}) on the
- * observation of that call, as low-cardinality values with the meters' tags (acquired, timeout, hit, computed,
- * waited, ...), so that a trace tells a hit from a computation and a wait that got its locks from one that
- * timed out.
+ * Puts the outcome of a fetch-or-compute call ({@code outcome}) on the observation of that call, as a
+ * low-cardinality value with the meter's tag (hit, computed, waited, ...), so that a trace tells a hit from a
+ * computation. (The {@code result} of a wait for locks is the interceptor's to know, {@link LocksObservations}.)
  *
- * <p>A {@link LocksObserver}: the registry and the cache report each call's result on the calling thread, inside
+ * <p>A {@link LocksObserver}: the cache reports each call's outcome on the calling thread, inside
  * the observation's scope ({@link LocksObservations#observe}), where it is the registry's current observation. An
  * event with no such observation current (a direct call of the API, a sweep) tags nothing.
  */
@@ -21,11 +20,6 @@ public final class ObservationOutcomes implements LocksObserver {
 
     public ObservationOutcomes(ObservationRegistry registry) {
         this.registry = registry;
-    }
-
-    @Override
-    public void onAcquire(AcquireResult result, long nanos) {
-        tag(CallObservations.ACQUIRE, "result", result.tag());
     }
 
     @Override

@@ -14,6 +14,8 @@ public final class CallNames {
 
     private static final ThreadLocal<String> CURRENT = new ThreadLocal<>();
 
+    private static final ThreadLocal<Boolean> SKIPPING = new ThreadLocal<>();
+
     private CallNames() {
     }
 
@@ -21,6 +23,25 @@ public final class CallNames {
     public static String current() {
         String name = CURRENT.get();
         return (name != null) ? name : NONE;
+    }
+
+    /**
+     * Whether the acquire running on this thread is an annotated call's that skips its method when its keys cannot
+     * be taken ({@code @Locked(onTimeout = "skip")}): its timeout counts as {@code result=skipped}, not
+     * {@code timeout}.
+     */
+    public static boolean skipping() {
+        return SKIPPING.get() != null;
+    }
+
+    /** Marks the acquire starting on this thread as a skipping call's ({@code true}), or ends that. */
+    static void skipping(boolean skipping) {
+        if (skipping) {
+            SKIPPING.set(Boolean.TRUE);
+        }
+        else {
+            SKIPPING.remove();
+        }
     }
 
     /** Sets the current name ({@code null}: none); returns the one before, for {@link #restore}. */

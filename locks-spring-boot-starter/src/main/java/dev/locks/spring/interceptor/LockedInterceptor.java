@@ -3,12 +3,15 @@ package dev.locks.spring.interceptor;
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
+import dev.locks.LockTimeoutException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 
 /**
  * Runs a {@code @Locked} method only while its keys are held.
@@ -17,6 +20,11 @@ import org.aopalliance.intercept.MethodInvocation;
  *   <li>The keys are acquired all-or-nothing before the method runs, with the registry's default options
  *       and the annotation's own; when they cannot be taken the registry's {@code LockTimeoutException} (or
  *       {@code LockUnavailableException}) propagates and the method does not run.</li>
+ *   <li>With {@code onTimeout = "skip"}, a call whose keys were not taken within its wait (a
+ *       {@code LockTimeoutException}) returns without running the method: {@code null}, an empty {@code Optional},
+ *       a {@code CompletableFuture} of {@code null}, an empty {@code Mono} or {@code Flux}; its acquire counts as
+ *       {@code result=skipped} ({@link CallNames#skipping}) and it is logged at {@code DEBUG} only. An outage
+ *       ({@code LockUnavailableException}) is never skipped.</li>
  *   <li>While the method runs, {@code Lease.current()} is its lease; the lease is released when it returns
  *       or throws.</li>
  *   <li>A method returning {@code CompletableFuture} or {@code CompletionStage} keeps its locks until the
@@ -34,6 +42,8 @@ import org.aopalliance.intercept.MethodInvocation;
  * </ul>
  */
 public class LockedInterceptor implements MethodInterceptor {
+
+    private static final Log logger = LogFactory.getLog(LockedInterceptor.class);
 
     private final LockedOperationSource operations;
 
@@ -70,16 +80,48 @@ public class LockedInterceptor implements MethodInterceptor {
         if (operation.reactive()) {
             return ReactiveLockedCalls.locked(invocation, operation, locks, keys, options, observations.get());
         }
-        Lease lease;
-        String previous = CallNames.enter(operation.tagName());
-        try {
-            lease = observations.get().observe(CallObservations.ACQUIRE, operation.tagName(), locks.backend(),
-                    () -> locks.acquire(keys, options));
-        }
-        finally {
-            CallNames.restore(previous);
+        Lease lease = acquire(operation, locks, keys, options, observations.get());
+        if (lease == null) {
+            return operation.skipped();
         }
         return operation.async() ? proceedAsync(invocation, lease) : proceed(invocation, lease);
+    }
+
+    /**
+     * Takes the call's keys, observed and under the method's name; {@code null} when the call skips (its keys were
+     * not taken within its wait and its {@code onTimeout} is {@code skip}). Blocking: the reactive calls run it off
+     * the subscriber's thread.
+     */
+    static Lease acquire(LockedOperation operation, LockRegistry locks, List<String> keys, AcquireOptions options,
+            CallObservations observations) throws Throwable {
+        String previous = CallNames.enter(operation.tagName());
+        if (operation.skips()) {
+            CallNames.skipping(true);
+        }
+        try {
+            return observations.observe(CallObservations.ACQUIRE, operation.tagName(), locks.backend(),
+                    () -> operation.skips() ? acquireOrSkip(operation, locks, keys, options)
+                            : locks.acquire(keys, options));
+        }
+        finally {
+            if (operation.skips()) {
+                CallNames.skipping(false);
+            }
+            CallNames.restore(previous);
+        }
+    }
+
+    private static Lease acquireOrSkip(LockedOperation operation, LockRegistry locks, List<String> keys,
+            AcquireOptions options) {
+        try {
+            return locks.acquire(keys, options);
+        }
+        catch (LockTimeoutException ex) {
+            if (logger.isDebugEnabled()) {
+                logger.debug("Skipped " + operation.tagName() + " (onTimeout = skip): " + ex.getMessage());
+            }
+            return null;
+        }
     }
 
     private static Object proceed(MethodInvocation invocation, Lease lease) throws Throwable {

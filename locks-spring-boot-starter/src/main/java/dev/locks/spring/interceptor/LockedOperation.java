@@ -2,6 +2,8 @@ package dev.locks.spring.interceptor;
 
 import dev.locks.AcquireOptions;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.UnaryOperator;
 import org.aopalliance.intercept.MethodInvocation;
 
@@ -18,19 +20,29 @@ public final class LockedOperation {
 
     private final Publishers publishers;
 
+    private final boolean skips;
+
+    private final boolean optional;
+
     /** @param tagName the {@code name} tag of the call's meters and observation */
     LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String tagName) {
-        this(keys, overrides, async, tagName, Publishers.NONE);
+        this(keys, overrides, async, tagName, Publishers.NONE, false, false);
     }
 
-    /** @param publishers whether the method returns a Reactor {@code Mono} or {@code Flux}, or a Kotlin {@code Flow} */
+    /**
+     * @param publishers whether the method returns a Reactor {@code Mono} or {@code Flux}, or a Kotlin {@code Flow}
+     * @param skips whether a timeout skips the method ({@code onTimeout = "skip"}) rather than throwing
+     * @param optional whether the method returns an {@code Optional}, which a skipped call returns empty
+     */
     LockedOperation(LockKeys keys, UnaryOperator<AcquireOptions> overrides, boolean async, String tagName,
-            Publishers publishers) {
+            Publishers publishers, boolean skips, boolean optional) {
         this.keys = keys;
         this.overrides = new Overrides<>(overrides);
         this.async = async;
         this.tagName = tagName;
         this.publishers = publishers;
+        this.skips = skips;
+        this.optional = optional;
     }
 
     /**
@@ -79,6 +91,25 @@ public final class LockedOperation {
     /** Whether the method returns a Kotlin {@code Flow}, adapted to and from a {@code Flux}. */
     boolean flow() {
         return publishers == Publishers.FLOW;
+    }
+
+    /**
+     * Whether a call whose keys were not taken within its wait returns without running the method
+     * ({@code onTimeout = "skip"}) rather than throwing the {@code LockTimeoutException}.
+     */
+    boolean skips() {
+        return skips;
+    }
+
+    /**
+     * What a skipped blocking or {@code CompletableFuture} call returns: {@code null}, an empty {@code Optional},
+     * a {@code CompletableFuture} of {@code null}. (A reactive one returns an empty publisher.)
+     */
+    Object skipped() {
+        if (async) {
+            return CompletableFuture.completedFuture(null);
+        }
+        return optional ? Optional.empty() : null;
     }
 
     /** Whether the method returns a {@code CompletableFuture} (or {@code CompletionStage}). */

@@ -3,14 +3,19 @@ package dev.locks.spring.interceptor;
 import dev.locks.AcquireOptions;
 import dev.locks.annotation.Locked;
 import dev.locks.spring.AcquireOptionValues;
+import dev.locks.spring.LocksProperties;
 import java.lang.reflect.Method;
 import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 import org.springframework.expression.Expression;
+import org.springframework.util.ClassUtils;
 
 /**
  * Parses {@link Locked} annotations once per bean class: the key expressions (checked against the
@@ -38,8 +43,10 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         AttributeValues values = new AttributeValues(environment, Locked.class, targetClass, method);
         LockedOperation.Publishers publishers = publishers(method, values);
         boolean async = publishers == LockedOperation.Publishers.NONE && isAsync(method, values);
+        boolean skips = skips(locked.onTimeout(), method, values);
         return new LockedOperation(keys(locked.keys(), method, targetClass, values), overrides(locked, values), async,
-                MethodDescriptions.tagName(targetClass, method), publishers);
+                MethodDescriptions.tagName(targetClass, method), publishers, skips,
+                method.getReturnType() == Optional.class);
     }
 
     private LockKeys keys(String[] texts, Method method, Class<?> targetClass, AttributeValues values) {
@@ -54,19 +61,115 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
         return LockKeys.of(MethodDescriptions.describe(targetClass, method), expressions, parameters, texts, parsed);
     }
 
-    private static UnaryOperator<AcquireOptions> overrides(Locked locked, AttributeValues values) {
+    private UnaryOperator<AcquireOptions> overrides(Locked locked, AttributeValues values) {
         AcquireOptions probe = AcquireOptions.defaults();
-        return AttributeValues.all(
+        UnaryOperator<AcquireOptions> overrides = AttributeValues.all(
                 values.option("retries", locked.retries(), probe,
                         text -> options -> AcquireOptionValues.withRetries(options, text)),
                 values.option("retryInterval", locked.retryInterval(), probe, text -> {
                     Duration interval = AcquireOptionValues.duration("retryInterval", text);
                     return options -> options.withRetryInterval(interval);
                 }),
-                values.option("lockTimeout", locked.lockTimeout(), probe,
-                        text -> options -> AcquireOptionValues.withLockTimeout(options, text)),
+                lockTimeoutAndHoldAtLeast(locked, values),
                 values.option("waitTime", locked.waitTime(), probe,
                         text -> options -> AcquireOptionValues.withWaitTime(options, text)));
+        if (overrides != null) {
+            try {
+                overrides.apply(propertyDefaults());
+            }
+            catch (IllegalArgumentException ex) { // holdAtLeast longer than lockTimeout, one of them the property's
+                boolean hold = !locked.holdAtLeast().isEmpty();
+                throw values.invalid(hold ? "holdAtLeast" : "lockTimeout", hold ? locked.holdAtLeast()
+                        : locked.lockTimeout(), ex.getMessage() + (hold ? "" : " (locks.hold-at-least)"),
+                        "Give a lockTimeout at least as long as holdAtLeast (the attributes, or locks.lock-timeout and"
+                                + " locks.hold-at-least).");
+            }
+        }
+        return overrides;
+    }
+
+    /**
+     * {@code lockTimeout} and {@code holdAtLeast}, set together, since neither may be shorter than the other: a
+     * holdAtLeast longer than the lockTimeout stops startup naming both.
+     */
+    private static UnaryOperator<AcquireOptions> lockTimeoutAndHoldAtLeast(Locked locked, AttributeValues values) {
+        UnaryOperator<AcquireOptions> lockTimeout = values.option("lockTimeout", locked.lockTimeout(),
+                AcquireOptions.defaults(), text -> options -> AcquireOptionValues.withLockTimeout(options, text));
+        UnaryOperator<AcquireOptions> holdAtLeast = values.option("holdAtLeast", locked.holdAtLeast(),
+                AcquireOptions.defaults().withInfiniteLockTimeout(), text -> {
+                    Duration hold = AcquireOptionValues.duration("holdAtLeast", text);
+                    return options -> options.withHoldAtLeast(hold);
+                });
+        if (holdAtLeast == null) {
+            return lockTimeout;
+        }
+        UnaryOperator<AcquireOptions> both = options -> {
+            AcquireOptions cleared = options.withHoldAtLeast(Duration.ZERO);
+            return holdAtLeast.apply(lockTimeout == null ? cleared : lockTimeout.apply(cleared));
+        };
+        if (lockTimeout != null) {
+            try {
+                both.apply(AcquireOptions.defaults());
+            }
+            catch (IllegalArgumentException ex) {
+                throw values.invalid("holdAtLeast", locked.holdAtLeast(), ex.getMessage() + " (lockTimeout '"
+                        + locked.lockTimeout() + "')", "Give a holdAtLeast no longer than the lockTimeout.");
+            }
+        }
+        return both;
+    }
+
+    /**
+     * The defaults of {@code locks.lock-timeout} and {@code locks.hold-at-least}, against which an annotation that
+     * sets only one of them is checked; {@code AcquireOptions.defaults()} when they are invalid (the properties
+     * themselves then stop startup, naming them).
+     */
+    private AcquireOptions propertyDefaults() {
+        Binder binder = Binder.get(environment);
+        try {
+            AcquireOptions options = AcquireOptionValues.withLockTimeout(AcquireOptions.defaults(),
+                    binder.bind("locks.lock-timeout", String.class).orElse("30s"));
+            return options.withHoldAtLeast(binder.bind("locks.hold-at-least", Duration.class).orElse(Duration.ZERO));
+        }
+        catch (RuntimeException ex) {
+            return AcquireOptions.defaults();
+        }
+    }
+
+    /** Whether a timeout skips the method ({@code onTimeout}, else {@code locks.on-timeout}); checks the return type. */
+    private boolean skips(String onTimeout, Method method, AttributeValues values) {
+        LocksProperties.OnTimeout mode;
+        if (onTimeout.isEmpty()) {
+            mode = Binder.get(environment).bind("locks.on-timeout", LocksProperties.OnTimeout.class)
+                    .orElse(LocksProperties.OnTimeout.THROW);
+        }
+        else {
+            String text;
+            try {
+                text = environment.resolveRequiredPlaceholders(onTimeout).trim();
+            }
+            catch (IllegalArgumentException ex) {
+                throw values.invalid("onTimeout", onTimeout, ex.getMessage(), AttributeValues.OPTION_ACTION);
+            }
+            mode = switch (text.toLowerCase(Locale.ROOT)) {
+                case "throw" -> LocksProperties.OnTimeout.THROW;
+                case "skip" -> LocksProperties.OnTimeout.SKIP;
+                default -> throw values.invalid("onTimeout", onTimeout, "it is neither 'throw' nor 'skip'",
+                        "Give onTimeout = \"throw\" (a LockTimeoutException, the default) or \"skip\" (return"
+                                + " without running the method), or leave it empty for locks.on-timeout.");
+            };
+        }
+        if (mode != LocksProperties.OnTimeout.SKIP) {
+            return false;
+        }
+        Class<?> type = method.getReturnType();
+        if (type.isPrimitive() && type != void.class) {
+            throw values.invalid("onTimeout", onTimeout.isEmpty() ? "skip (locks.on-timeout)" : onTimeout,
+                    "it returns " + type.getName() + ", and a skipped call returns null, which a primitive cannot be",
+                    "Return the wrapper type (" + ClassUtils.resolvePrimitiveIfNecessary(type).getSimpleName()
+                            + "), an Optional or void, or give onTimeout = \"throw\".");
+        }
+        return true;
     }
 
     private static boolean isAsync(Method method, AttributeValues values) {

@@ -20,7 +20,8 @@ import reactor.core.scheduler.Schedulers;
 /**
  * The {@code @Locked} call of a method returning {@code Mono} or {@code Flux}: each subscription takes the keys,
  * runs the method and its publisher under them, and releases them when the publisher completes, errors or is
- * cancelled ({@code usingWhen}: exactly one of the three).
+ * cancelled ({@code usingWhen}: exactly one of the three). A call that skips ({@code onTimeout = "skip"}) takes
+ * nothing and runs nothing: the publisher completes empty.
  *
  * <p>The engine's waits are blocking parks, so a wait runs on the starter's wait scheduler ({@link ReactiveWaits}),
  * never on the subscriber's thread (an event loop, often); a cancellation interrupts it, and a lease that arrives
@@ -92,18 +93,14 @@ final class ReactiveLockedCalls {
                 .doOnDiscard(Lease.class, Lease::close);
     }
 
+    /** The lease, detached from the waiting thread; {@code null} when the call skips (an empty publisher). */
     private static Lease acquire(LockedOperation operation, LockRegistry locks, List<String> keys,
             AcquireOptions options, CallObservations observations) throws Throwable {
-        String previous = CallNames.enter(operation.tagName());
-        try {
-            Lease lease = observations.observe(CallObservations.ACQUIRE, operation.tagName(), locks.backend(),
-                    () -> locks.acquire(keys, options));
+        Lease lease = LockedInterceptor.acquire(operation, locks, keys, options, observations);
+        if (lease != null) {
             lease.detach();
-            return lease;
         }
-        finally {
-            CallNames.restore(previous);
-        }
+        return lease;
     }
 
     /**

@@ -86,6 +86,6 @@ class LocksMetricsAutoConfigurationTests {
                         LocksMetricsAutoConfiguration.class))
                 .withBean(LockRegistry.class, StubLockRegistry::new)
                 .withBean(SimpleMeterRegistry.class, () -> mine)
-                .run(context -> assertThat(mine.find("locks.acquire").timers()).hasSize(3));
+                .run(context -> assertThat(mine.find("locks.acquire").timers()).hasSize(4));
     }
 }

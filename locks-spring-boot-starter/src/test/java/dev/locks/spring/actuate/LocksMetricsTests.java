@@ -54,7 +54,7 @@ class LocksMetricsTests {
         metrics.bindTo(meterRegistry);
 
         assertThat(meterRegistry.get("locks.acquire").timers()).extracting(timer -> timer.getId().getTag("result"))
-                .containsExactlyInAnyOrder("acquired", "timeout", "error");
+                .containsExactlyInAnyOrder("acquired", "timeout", "skipped", "error");
         assertThat(meterRegistry.get("locks.stale.removed").counters())
                 .extracting(counter -> counter.getId().getTag("reason") + "/" + counter.getId().getTag("by"))
                 .containsExactlyInAnyOrder("dead-owner/acquire", "dead-owner/sweep", "expired/acquire",
