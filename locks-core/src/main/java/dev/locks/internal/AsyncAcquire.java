@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -34,6 +35,8 @@ final class AsyncAcquire {
     private final AcquireOptions options;
     private final long timeoutNanos;
     private final Thread requester;
+    /** Runs its event with what the observer needs of the caller's thread; {@code null} when nobody observes. */
+    private final Executor context;
     private final CompletableFuture<Lease> future = new CompletableFuture<>();
     /** Wake-ups not yet drained; a step runs while it is above zero. */
     private final AtomicInteger runs = new AtomicInteger();
@@ -59,14 +62,19 @@ final class AsyncAcquire {
         this.options = options;
         this.timeoutNanos = timeoutNanos;
         this.requester = Thread.currentThread();
+        this.context = engine.observerContext();
         this.start = start;
     }
 
     /**
      * Starts: the first attempt on the calling thread when {@code inline} (an attempt that cannot block), else on
-     * the pool.
+     * the pool, as is everything after a first attempt that did not settle it (enlisting, the timer): nothing of
+     * it may block the caller, an event loop maybe.
      */
     CompletableFuture<Lease> start(boolean inline) {
+        if (inline && settledInline()) {
+            return future;
+        }
         waits.started(this);
         future.whenComplete((lease, error) -> {
             if (!settled) {
@@ -74,12 +82,31 @@ final class AsyncAcquire {
             }
         });
         runs.set(1);
-        if (inline) {
-            drain();
-        } else {
-            waits.execute(drain);
-        }
+        waits.execute(drain);
         return future;
+    }
+
+    /**
+     * The first attempt, on the caller's thread: whether it settled the acquire (taken, or failed); when blocked it
+     * holds nothing, and the pool makes it again and waits.
+     */
+    private boolean settledInline() {
+        Attempt outcome;
+        try {
+            outcome = engine.attemptAsync(solo, sorted, start, timeoutNanos, null, requester);
+        } catch (RuntimeException | Error e) {
+            settled = true;
+            engine.observe(context, AcquireResult.ERROR, start);
+            future.completeExceptionally(e);
+            return true;
+        }
+        if (outcome instanceof Attempt.Blocked) {
+            return false;
+        }
+        settled = true;
+        engine.observe(context, AcquireResult.ACQUIRED, start);
+        future.complete((Lease) outcome);
+        return true;
     }
 
     /** A release or a notification for one of its keys, or the end of its pause: its next step runs on the pool. */
@@ -118,7 +145,7 @@ final class AsyncAcquire {
         }
         if (future.isDone()) {
             settle();
-            engine.observe(AcquireResult.ERROR, start);
+            engine.observe(context, AcquireResult.ERROR, start);
             return;
         }
         long now = System.nanoTime();
@@ -191,7 +218,7 @@ final class AsyncAcquire {
 
     private void succeed(Lease lease) {
         settle();
-        engine.observe(AcquireResult.ACQUIRED, start);
+        engine.observe(context, AcquireResult.ACQUIRED, start);
         if (!future.complete(lease)) {
             lease.close(); // cancelled while it was taken: nothing stays held
         }
@@ -202,7 +229,7 @@ final class AsyncAcquire {
             return;
         }
         settle();
-        engine.observe(result, start);
+        engine.observe(context, result, start);
         future.completeExceptionally(error);
     }
 

@@ -3,11 +3,10 @@ package dev.locks.internal;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -19,22 +18,31 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>The pool runs attempts, which with a remote store are blocking round trips, and the futures' dependent
  * stages, so that these never run on the thread that released a key (an application's thread, or a backend
- * client's I/O thread delivering a release notification). It has {@code threads} threads, idle ones gone after
- * a minute; its queue is unbounded, since it only ever holds the steps of acquires already admitted.
+ * client's I/O thread delivering a release notification). It is a {@link ForkJoinPool} of at most
+ * {@code threads} daemon threads, idle ones gone after a minute: handing it a step never parks the thread that
+ * does (its queues are lock-free), so an event loop may start or wake an acquire. Its queues are unbounded, since
+ * they only ever hold the steps of acquires already admitted.
  */
 final class AsyncWaits implements AutoCloseable {
 
     private static final System.Logger LOG = System.getLogger(AsyncWaits.class.getName());
 
-    private final ThreadPoolExecutor pool;
+    private final ForkJoinPool pool;
     private final ScheduledThreadPoolExecutor timer;
     private final Set<AsyncAcquire> active = ConcurrentHashMap.newKeySet();
 
     AsyncWaits(String name, int threads) {
-        this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                daemons(name + "-"));
-        pool.allowCoreThreadTimeOut(true);
-        this.timer = new ScheduledThreadPoolExecutor(1, daemons(name + "-timer"));
+        AtomicInteger count = new AtomicInteger();
+        this.pool = new ForkJoinPool(threads, forkJoinPool -> {
+            ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(forkJoinPool);
+            thread.setName(name + "-" + count.incrementAndGet());
+            return thread;
+        }, null, true);
+        this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread thread = new Thread(runnable, name + "-timer");
+            thread.setDaemon(true);
+            return thread;
+        });
         timer.setRemoveOnCancelPolicy(true);
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
     }
@@ -90,15 +98,5 @@ final class AsyncWaits implements AutoCloseable {
             pool.shutdownNow();
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static ThreadFactory daemons(String prefix) {
-        AtomicInteger count = new AtomicInteger();
-        boolean numbered = prefix.endsWith("-");
-        return runnable -> {
-            Thread thread = new Thread(runnable, numbered ? prefix + count.incrementAndGet() : prefix);
-            thread.setDaemon(true);
-            return thread;
-        };
     }
 }

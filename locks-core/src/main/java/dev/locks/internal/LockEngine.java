@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -248,6 +249,19 @@ public final class LockEngine implements AutoCloseable {
         return waits;
     }
 
+    /** What runs an asynchronous acquire's event with what the observer needs of the caller's thread. */
+    Executor observerContext() {
+        return observing ? observer.callerContext() : null;
+    }
+
+    /** Observes an acquire that ends on another thread than its caller's, in the caller's {@code context}. */
+    void observe(Executor context, AcquireResult result, long start) {
+        if (context != null) {
+            long nanos = clock.nanoTime() - start;
+            context.execute(() -> observer.onAcquire(result, nanos));
+        }
+    }
+
     /** One attempt of an asynchronous acquire asked for by {@code requester}: re-enters nothing, takes detached. */
     Attempt attemptAsync(String solo, String[] sorted, long nowNanos, long timeoutNanos, Waiter waiter,
             Thread requester) {
@@ -278,7 +292,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** How many asynchronous acquires are pending (tests: nothing left behind). */
-    synchronized int pendingAsync() {
+    public synchronized int pendingAsync() {
         return waits == null ? 0 : waits.pending();
     }
 

@@ -92,6 +92,14 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         return engine.acquireAsync(keys, options);
     }
 
+    /**
+     * How many {@linkplain #acquireAsync asynchronous acquires} are pending now: started and neither taken nor
+     * failed nor cancelled (for operations and tests: each is a callback and a timer task, not a thread).
+     */
+    public final int asyncAcquiresPending() {
+        return engine.pendingAsync();
+    }
+
     @Override
     public final Optional<Lease> tryAcquire(Collection<String> keys) {
         return engine.tryAcquire(keys);

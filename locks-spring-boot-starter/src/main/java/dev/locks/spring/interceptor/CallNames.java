@@ -1,5 +1,7 @@
 package dev.locks.spring.interceptor;
 
+import java.util.concurrent.Executor;
+
 /**
  * The name of the annotated call running on this thread, for the {@code name} tag of the meters: an
  * interceptor sets it around its registry or cache call, whose events ({@link dev.locks.LocksObserver}) arrive
@@ -21,6 +23,24 @@ public final class CallNames {
     public static String current() {
         String name = CURRENT.get();
         return (name != null) ? name : NONE;
+    }
+
+    /**
+     * What runs a task with this thread's current name as the current one, on whatever thread it runs: for an
+     * observer's events that arrive on another thread than the annotated call's
+     * ({@link dev.locks.LocksObserver#callerContext()}).
+     */
+    public static Executor capture() {
+        String name = CURRENT.get();
+        return (task) -> {
+            String previous = enter(name);
+            try {
+                task.run();
+            }
+            finally {
+                restore(previous);
+            }
+        };
     }
 
     /** Sets the current name ({@code null}: none); returns the one before, for {@link #restore}. */
