@@ -9,6 +9,7 @@ import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.LockTimeoutException;
+import dev.locks.support.AbstractLockRegistry;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -101,6 +102,11 @@ public abstract class AsyncAcquireContract {
         Optional<Lease> lease = threads.run(() -> registry.tryAcquire(keys));
         lease.ifPresent(Lease::close);
         return lease.isPresent();
+    }
+
+    /** How many asynchronous acquires the registry has pending ({@code 0} for a registry that cannot tell). */
+    private int pending() {
+        return registry instanceof AbstractLockRegistry engine ? engine.asyncAcquiresPending() : 0;
     }
 
     private List<String> heldKeys() {
@@ -208,6 +214,7 @@ public abstract class AsyncAcquireContract {
         // nothing holds the keys and no waiter is left in a queue: another caller takes them at once
         await().atMost(Threads.BOUND).until(() -> freeForAll(List.of("a", "b")));
         assertThat(heldKeys()).isEmpty();
+        await().atMost(Threads.BOUND).until(() -> pending() == 0);
     }
 
     /**
@@ -369,6 +376,7 @@ public abstract class AsyncAcquireContract {
         assertThat(counter[0]).isEqualTo(expected);
         assertThat(freeForAll(List.of("hot"))).isTrue();
         assertThat(heldKeys()).isEmpty();
+        assertThat(pending()).as("asynchronous acquires still pending").isZero();
         assertThat(ManagementFactory.getThreadMXBean().getThreadCount() - threadsBefore).isLessThan(100);
     }
 }
