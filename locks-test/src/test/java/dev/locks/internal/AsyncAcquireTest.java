@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
+import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.contract.Threads;
@@ -16,6 +17,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -45,10 +47,37 @@ class AsyncAcquireTest {
     }
 
     private static EngineLockRegistry registry(boolean store, LocksObserver observer) {
-        LockEngine.Settings settings = new LockEngine.Settings(store ? "shared" : "local", AcquireOptions.defaults(),
-                Duration.ZERO, 100, false, LocksClock.system(), observer);
-        return new EngineLockRegistry(settings, store ? new InMemoryLockServer(LocksClock.system()).node(true) : null) {
+        return registry(store ? new InMemoryLockServer(LocksClock.system()) : null, observer);
+    }
+
+    private static EngineLockRegistry registry(InMemoryLockServer server, LocksObserver observer) {
+        LockEngine.Settings settings = new LockEngine.Settings(server != null ? "shared" : "local",
+                AcquireOptions.defaults(), Duration.ZERO, 100, false, LocksClock.system(), observer);
+        return new EngineLockRegistry(settings, server != null ? server.node(true) : null) {
         };
+    }
+
+    @Test
+    void anUnreachableStoreShouldFailTheFutureWithAnOutageOnTheRegistrysThread() throws Exception {
+        InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
+        try (EngineLockRegistry registry = registry(server, LocksObserver.NONE)) {
+            CompletableFuture<String> taken = registry.acquireAsync(List.of("k"), WAIT).thenApply(lease -> {
+                lease.close();
+                return Thread.currentThread().getName();
+            });
+            assertThat(Threads.get(taken)).as("completed on the registry's pool, not the caller's nor a client's")
+                    .startsWith("locks-shared-async-");
+
+            server.down(true);
+            CompletableFuture<Lease> refused = registry.acquireAsync(List.of("k"), WAIT);
+
+            assertThatThrownBy(() -> Threads.get(refused)).isInstanceOf(LockUnavailableException.class);
+            assertThat(registry.asyncAcquiresPending()).isZero();
+            server.down(false);
+            try (Lease lease = Threads.get(registry.acquireAsync(List.of("k"), WAIT))) {
+                assertThat(lease.isHeld()).isTrue();
+            }
+        }
     }
 
     @ParameterizedTest(name = "store {0}")
