@@ -49,6 +49,8 @@ final class AsyncAcquire {
     /** The end of the pause ({@link System#nanoTime()}), and when the waiter's ticket in a store is next refreshed. */
     private long pauseEnd;
     private long nextRefresh;
+    /** Whether its ticket in a store is due for refreshes during the pause. */
+    private boolean refreshing;
     /** Whether it waits out a pause (the timer is armed). */
     private boolean pausing;
     private Future<?> timer;
@@ -150,7 +152,7 @@ final class AsyncAcquire {
         }
         long now = System.nanoTime();
         if (pausing && waiter.signals() == seen && now - pauseEnd < 0) {
-            if (now - nextRefresh >= 0) {
+            if (refreshing && now - nextRefresh >= 0) {
                 engine.refreshWaiting(waiter);
                 arm(now);
             }
@@ -162,7 +164,7 @@ final class AsyncAcquire {
     /** Attempts until the keys are taken, the acquire gives up, or it must pause (then the timer is armed). */
     private void attempts() {
         pausing = false;
-        if (attempt == 0 && engine.queuesFirstAttempt(options)) {
+        if (waiter == null && engine.queuesFirstAttempt(options)) {
             waiter = engine.newAsyncWaiter(keys(), requester, this); // its first attempt queues it in the store
         }
         for (;;) {
@@ -186,8 +188,11 @@ final class AsyncAcquire {
                 waiter = engine.newAsyncWaiter(keys(), requester, this);
             }
             engine.enlist(waiter, blocked);
-            if (pause == 0 || blocked.by().released() || future.isDone()) {
-                continue; // released meanwhile: that is the early wake-up (or, done, the loop's next step stops)
+            if (future.isDone()) {
+                return; // cancelled meanwhile: its wake-up has the drain run the step that stops it
+            }
+            if (pause == 0 || blocked.by().released()) {
+                continue; // released meanwhile: that is the early wake-up
             }
             long at = System.nanoTime();
             pauseEnd = at + pause;
@@ -205,7 +210,8 @@ final class AsyncAcquire {
         cancelTimer();
         long slice = engine.waitSliceNanos(waiter);
         long delay = Math.min(pauseEnd - now, slice);
-        nextRefresh = slice == Long.MAX_VALUE ? Long.MAX_VALUE : now + slice;
+        refreshing = slice != Long.MAX_VALUE;
+        nextRefresh = now + (refreshing ? slice : 0);
         timer = waits.after(delay, this::wake);
     }
 
