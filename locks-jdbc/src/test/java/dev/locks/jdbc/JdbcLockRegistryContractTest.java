@@ -35,11 +35,5 @@ class JdbcLockRegistryContractTest extends LockRegistryContract {
         protected LockRegistry newRegistry(AcquireOptions defaults) {
             return JdbcLockRegistryContractTest.this.newRegistry(defaults);
         }
-
-        /** 8 x 100: each acquisition is two round trips to a real server. */
-        @Override
-        protected int mutualExclusionRounds() {
-            return 100;
-        }
     }
 }

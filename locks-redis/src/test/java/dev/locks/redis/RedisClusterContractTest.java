@@ -72,11 +72,5 @@ class RedisClusterContractTest extends LockRegistryContract {
         protected LockRegistry newRegistry(AcquireOptions defaults) {
             return RedisClusterContractTest.this.newRegistry(defaults);
         }
-
-        /** 8 x 100: a multi-key acquire costs a round trip per slot and more. */
-        @Override
-        protected int mutualExclusionRounds() {
-            return 100;
-        }
     }
 }
