@@ -3,6 +3,7 @@ package dev.locks;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -52,6 +53,24 @@ public interface LockRegistry {
      *         interval function that returns a negative or {@code null} pause
      */
     Lease acquire(Collection<String> keys, AcquireOptions options);
+
+    /**
+     * Acquires every key as {@link #acquire(Collection, AcquireOptions)} does (all-or-nothing, in sorted order, with
+     * fencing, fairness, the key limits, retries and wait time), but without a thread: a waiting call is a callback
+     * in the same wait queues, woken by the same releases and release notifications, its pauses and deadline on
+     * one timer of the registry, so that ten thousand pending acquisitions cost memory, not threads.
+     *
+     * <p>Never throws: the future completes with the lease, or exceptionally with {@link LockTimeoutException},
+     * {@link LockUnavailableException}, or {@link IllegalArgumentException} for bad keys or options (before anything
+     * is locked). Cancelling the future (or completing it from outside) stops the wait and leaves nothing held: a
+     * lease taken at that moment is closed at once. The future is completed on a small thread pool of the
+     * registry, never on a backend client's I/O thread; dependent stages that are not {@code ...Async} run there
+     * too, so hand long or blocking work to an executor of your own.
+     *
+     * <p>The lease is tied to no thread: not re-entrant (a key the calling thread holds counts as held), closable
+     * from any thread, and renewed by the watchdog like any lease until it is closed.
+     */
+    CompletableFuture<Lease> acquireAsync(Collection<String> keys, AcquireOptions options);
 
     /**
      * Makes one attempt and never waits: the lease, or empty when some key is held by someone else. The

@@ -1,5 +1,7 @@
 package dev.locks;
 
+import java.util.concurrent.Executor;
+
 /**
  * Events of a {@link LockRegistry} and a {@link ComputeCache}, for metrics and logs. Every method has an
  * empty default; implement those you need. Callbacks run on the caller's thread, on the hot path: keep
@@ -12,6 +14,17 @@ public interface LocksObserver {
     /** Observes nothing. */
     LocksObserver NONE = new LocksObserver() {
     };
+
+    /**
+     * For a call whose events arrive on another thread than the caller's (an
+     * {@linkplain LockRegistry#acquireAsync asynchronous acquire}, which ends on a thread of the registry): called
+     * on the caller's thread as the call starts, it returns what runs those later callbacks, with whatever they
+     * need of the caller's thread restored around them (a name kept in a thread-local, say). By default they run
+     * as they are.
+     */
+    default Executor callerContext() {
+        return Runnable::run;
+    }
 
     /** How an acquire ended. */
     enum AcquireResult {

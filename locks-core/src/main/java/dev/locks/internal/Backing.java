@@ -38,6 +38,21 @@ interface Backing extends AutoCloseable {
      */
     void enlisted(Waiter waiter, int blockedAt, boolean local);
 
+    /**
+     * Whether an attempt may block its thread (a round trip to a store): then an asynchronous acquire makes even
+     * its first attempt on the engine's pool, never on the caller's thread.
+     */
+    boolean attemptsBlock();
+
+    /**
+     * How long {@code waiter} may pause before {@link #refreshWaiting} is due ({@link Long#MAX_VALUE}: never): an
+     * asynchronous acquire's timer wakes it at least this often.
+     */
+    long waitSliceNanos(Waiter waiter);
+
+    /** Keeps a pausing waiter's place in the backing (a ticket's refresh in a store). */
+    void refreshWaiting(Waiter waiter);
+
     /** Parks {@code waiter} until signalled, interrupted or the pause ends; the interrupt status is left set. */
     void await(Waiter waiter, int seen, long pauseNanos);
 

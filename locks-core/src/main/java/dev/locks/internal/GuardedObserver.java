@@ -2,6 +2,7 @@ package dev.locks.internal;
 
 import dev.locks.LocksObserver;
 import java.lang.System.Logger.Level;
+import java.util.concurrent.Executor;
 
 /**
  * Wraps an observer so that a callback that throws is logged and ignored: metrics never skip an unlock or
@@ -23,6 +24,24 @@ public final class GuardedObserver implements LocksObserver {
             return NONE;
         }
         return observer instanceof GuardedObserver ? observer : new GuardedObserver(observer);
+    }
+
+    @Override
+    public Executor callerContext() {
+        Executor context;
+        try {
+            context = delegate.callerContext();
+        } catch (RuntimeException e) {
+            failed("callerContext", e);
+            return Runnable::run;
+        }
+        return task -> {
+            try {
+                context.execute(task);
+            } catch (RuntimeException e) {
+                failed("callerContext", e);
+            }
+        };
     }
 
     @Override

@@ -17,6 +17,8 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -90,6 +92,8 @@ public final class LockEngine implements AutoCloseable {
     private final Listing listing;
     private final Backing backing;
     private final Sweeper sweeper;
+    /** The threads of asynchronous acquires, from the first one on; {@code null} before. */
+    private AsyncWaits waits;
     private volatile boolean closed;
 
     /** An engine whose table is the whole truth: the in-memory backend. */
@@ -155,7 +159,7 @@ public final class LockEngine implements AutoCloseable {
             for (int attempt = 0; ; attempt++) {
                 int seen = waiter == null ? 0 : waiter.signals();
                 Attempt outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos,
-                        holdNanos, waiter, true);
+                        holdNanos, waiter, Thread.currentThread(), true);
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
@@ -216,12 +220,95 @@ public final class LockEngine implements AutoCloseable {
     /**
      * Puts a waiter in the queues of its keys as {@link WaitQueues} describes: when fair, those up to the one
      * in its way; else that one, and with a remote store its ticket there too (where the store ordered it
-     * already when the store was in its way, and now when this node's table was).
+     * already when the store was in its way, and now when this node's table was). Of the asynchronous waiters
+     * that this node's table holds up at a key, only the one that leads them gets a ticket now (the others get
+     * theirs when they lead): so the node keeps its place across nodes, and ten thousand of them do not cost ten
+     * thousand tickets to place and refresh.
      */
-    private void enlist(Waiter waiter, Attempt.Blocked blocked) {
+    void enlist(Waiter waiter, Attempt.Blocked blocked) {
         boolean local = blocked.by() instanceof LockEntry;
         queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
-        backing.enlisted(waiter, blocked.index(), local);
+        if (!waiter.isAsync() || queues.leadsAsync(blocked.by().key(), waiter)) {
+            backing.enlisted(waiter, blocked.index(), local);
+        }
+    }
+
+    /**
+     * See {@link dev.locks.LockRegistry#acquireAsync(Collection, AcquireOptions)}: never throws; bad keys or
+     * options, or a closed engine, complete the future exceptionally before anything is locked. The first attempt
+     * runs on the calling thread when it cannot block (in memory), else on the engine's pool ({@link AsyncWaits}).
+     */
+    public CompletableFuture<Lease> acquireAsync(Collection<String> keys, AcquireOptions options) {
+        AsyncAcquire acquire;
+        try {
+            Objects.requireNonNull(options, "options");
+            long holdNanos = holdNanos(options);
+            String solo = soloKey(keys, holdNanos);
+            String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
+            long timeoutNanos = opening(timeoutNanos(options), holdNanos);
+            acquire = new AsyncAcquire(this, waits(), solo, sorted, options, timeoutNanos, clock.nanoTime());
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return acquire.start(!backing.attemptsBlock());
+    }
+
+    /** The threads of asynchronous acquires, started by the first one. */
+    private synchronized AsyncWaits waits() {
+        ensureOpen();
+        if (waits == null) {
+            int cores = Runtime.getRuntime().availableProcessors();
+            waits = new AsyncWaits("locks-" + settings.backend() + "-async",
+                    backing.attemptsBlock() ? Math.min(16, Math.max(4, 2 * cores)) : Math.min(4, Math.max(2, cores)));
+        }
+        return waits;
+    }
+
+    /** What runs an asynchronous acquire's event with what the observer needs of the caller's thread. */
+    Executor observerContext() {
+        return observing ? observer.callerContext() : null;
+    }
+
+    /** Observes an acquire that ends on another thread than its caller's, in the caller's {@code context}. */
+    void observe(Executor context, AcquireResult result, long start) {
+        if (context != null) {
+            long nanos = clock.nanoTime() - start;
+            context.execute(() -> observer.onAcquire(result, nanos));
+        }
+    }
+
+    /** One attempt of an asynchronous acquire asked for by {@code requester}: re-enters nothing, takes detached. */
+    Attempt attemptAsync(String solo, String[] sorted, long nowNanos, long timeoutNanos, AcquireOptions options,
+            Waiter waiter, Thread requester) {
+        return attempt(solo, sorted, nowNanos, timeoutNanos, holdNanos(options), waiter, requester, false);
+    }
+
+    Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire) {
+        return queues.newAsyncWaiter(keys, requester, acquire);
+    }
+
+    boolean queuesFirstAttempt(AcquireOptions options) {
+        return backing.queuesFirstAttempt(options);
+    }
+
+    /** {@code waiter} got its keys or gave up: out of every queue, here and in the backing. */
+    void leave(Waiter waiter) {
+        queues.leave(waiter);
+        backing.left(waiter);
+    }
+
+    /** How long {@code waiter} may pause before the backing needs it again ({@link Backing#waitSliceNanos}). */
+    long waitSliceNanos(Waiter waiter) {
+        return backing.waitSliceNanos(waiter);
+    }
+
+    void refreshWaiting(Waiter waiter) {
+        backing.refreshWaiting(waiter);
+    }
+
+    /** How many asynchronous acquires are pending (tests: nothing left behind). */
+    public synchronized int pendingAsync() {
+        return waits == null ? 0 : waits.pending();
     }
 
     /** See {@link dev.locks.LockRegistry#tryAcquire(Collection)}. */
@@ -260,7 +347,8 @@ public final class LockEngine implements AutoCloseable {
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         long timeoutNanos = opening(timeoutNanos(options), holdNanos);
         long start = clock.nanoTime();
-        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, holdNanos, null, !detached);
+        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, holdNanos, null, Thread.currentThread(),
+                !detached);
         if (outcome instanceof Attempt.Blocked) {
             if (!detached) {
                 observe(AcquireResult.TIMEOUT, start);
@@ -297,9 +385,9 @@ public final class LockEngine implements AutoCloseable {
      * queues, {@code null} before it has waited.
      */
     private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, long holdNanos,
-            Waiter waiter, boolean reenter) {
-        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, reenter)
-                : attempt(sorted, nowNanos, timeoutNanos, holdNanos, waiter, reenter);
+            Waiter waiter, Thread caller, boolean reenter) {
+        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, caller, reenter)
+                : attempt(sorted, nowNanos, timeoutNanos, holdNanos, waiter, caller, reenter);
     }
 
     /**
@@ -320,20 +408,21 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
-    private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter) {
-        Thread caller = Thread.currentThread();
+    private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter, Thread caller,
+            boolean reenter) {
         Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
         if (older != null) {
             return new Attempt.Blocked(older, 0);
         }
-        SoloLease mine = SoloLease.of(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos));
+        SoloLease mine = SoloLease.of(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos),
+                !reenter);
         LockEntry taken = table.takeSolo(mine, caller, reenter, nowNanos);
         if (taken == mine) {
             mine.token(tokens.issue(key));
             return mine;
         }
         if (taken == LockTable.REENTRY) {
-            return attempt(new String[] {key}, nowNanos, timeoutNanos, 0, waiter, reenter);
+            return attempt(new String[] {key}, nowNanos, timeoutNanos, 0, waiter, caller, reenter);
         }
         return new Attempt.Blocked(taken, 0);
     }
@@ -343,8 +432,7 @@ public final class LockEngine implements AutoCloseable {
      * stops it, everything it took is rolled back.
      */
     private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, long holdNanos, Waiter waiter,
-            boolean reenter) {
-        Thread caller = Thread.currentThread();
+            Thread caller, boolean reenter) {
         TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, holdNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker = olderWaiter(keys[i], waiter, caller, reenter, nowNanos);
@@ -435,7 +523,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
-    private String blocked(Blocker blocker) {
+    String blocked(Blocker blocker) {
         String holder = blocker instanceof LockEntry entry
                 ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos())
                 : backing.holderElsewhere(blocker.key());
@@ -445,7 +533,7 @@ public final class LockEngine implements AutoCloseable {
         return "'" + blocker.key() + "' is held by " + holder + ".";
     }
 
-    private void observe(AcquireResult result, long start) {
+    void observe(AcquireResult result, long start) {
         if (observing) {
             observer.onAcquire(result, clock.nanoTime() - start);
         }
@@ -500,7 +588,14 @@ public final class LockEngine implements AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
+        AsyncWaits pending;
+        synchronized (this) {
+            closed = true;
+            pending = waits;
+        }
+        if (pending != null) {
+            pending.close(); // pending asynchronous acquires fail, and leave their queues, first
+        }
         maintenance.close(); // pending release retries end too: the node's remaining locks go below
         backing.close();
     }

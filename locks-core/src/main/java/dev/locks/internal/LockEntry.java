@@ -61,11 +61,20 @@ class LockEntry implements Blocker {
      *        timeout held in a store under the store's lease ({@link LockTable#leaseNanos})
      */
     LockEntry(String key, Thread acquirer, TableLease creator, long nowNanos, long leaseNanos) {
+        this(key, acquirer, creator, nowNanos, leaseNanos, false);
+    }
+
+    /**
+     * @param detached whether the entry is born {@linkplain #markDetached() detached}: taken for asynchronous work
+     *        (an asynchronous acquire, whose attempts run on the library's threads), so that no thread re-enters it
+     *        and no thread's end makes it stale, not even in the instant after it was taken
+     */
+    LockEntry(String key, Thread acquirer, TableLease creator, long nowNanos, long leaseNanos, boolean detached) {
         this.key = key;
         this.acquirer = acquirer;
         this.creator = creator;
         this.expiresNanos = deadline(nowNanos, leaseNanos);
-        this.holds = 1;
+        this.holds = detached ? 1 | DETACHED : 1;
     }
 
     /** {@code now + timeout}, saturating at {@link Long#MAX_VALUE} (never). */

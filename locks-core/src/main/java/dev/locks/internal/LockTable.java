@@ -78,12 +78,13 @@ final class LockTable {
      * Takes {@code key} for {@code lease} as its entry number {@code index}: a new entry, or a re-entry of
      * the calling thread's own. A stale holder is removed on the way (on-demand cleanup).
      *
-     * @param reenter whether the caller re-enters an entry of its own (else such an entry counts as held)
+     * @param reenter whether the caller re-enters an entry of its own (else such an entry counts as held, and the
+     *        new entry is born detached: a non-re-entrant acquire is one for asynchronous work)
      * @return {@code null} when taken, else the live entry that holds the key
      */
     LockEntry take(String key, Thread caller, boolean reenter, TableLease lease, int index, long nowNanos,
             long timeoutNanos) {
-        LockEntry mine = new LockEntry(key, caller, lease, nowNanos, leaseNanos(timeoutNanos));
+        LockEntry mine = new LockEntry(key, caller, lease, nowNanos, leaseNanos(timeoutNanos), !reenter);
         for (;;) {
             LockEntry held = entries.putIfAbsent(key, mine);
             if (held == null) {

@@ -51,6 +51,20 @@ final class MemoryBacking implements Backing {
     }
 
     @Override
+    public boolean attemptsBlock() {
+        return false; // a few map operations
+    }
+
+    @Override
+    public long waitSliceNanos(Waiter waiter) {
+        return Long.MAX_VALUE;
+    }
+
+    @Override
+    public void refreshWaiting(Waiter waiter) {
+    }
+
+    @Override
     public void await(Waiter waiter, int seen, long pauseNanos) {
         waiter.await(seen, pauseNanos);
     }

@@ -104,9 +104,11 @@ final class RemoteLocks implements AutoCloseable {
      */
     Blocker take(TableLease lease, long timeoutNanos, Waiter waiter) {
         List<String> created = new ArrayList<>(lease.keys.length);
+        Thread acquirer = null;
         for (LockEntry entry : lease.entries) {
             if (entry.createdBy(lease)) {
                 created.add(entry.key());
+                acquirer = entry.acquirer;
             }
         }
         if (created.isEmpty()) {
@@ -116,8 +118,8 @@ final class RemoteLocks implements AutoCloseable {
         for (int i = 0; i < epochs.length; i++) {
             epochs[i] = waiters.epoch(created.get(i));
         }
-        RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId,
-                Thread.currentThread().getName() + " @ " + node);
+        // the thread that asked, which is not the one making the attempt for an asynchronous acquire
+        RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId, acquirer.getName() + " @ " + node);
         Attempt attempt;
         try {
             attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos), waiter == null ? null : ticket(waiter));

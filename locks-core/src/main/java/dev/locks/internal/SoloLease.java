@@ -19,18 +19,21 @@ sealed class SoloLease extends LockEntry implements Lease, Attempt permits SoloL
     private final long acquiredNanos;
 
     /** A one-key lease under the engine's default lock timeout. */
-    SoloLease(LockEngine engine, String key, Thread acquirer, long nowNanos, long leaseNanos) {
-        super(key, acquirer, null, nowNanos, leaseNanos);
+    SoloLease(LockEngine engine, String key, Thread acquirer, long nowNanos, long leaseNanos, boolean detached) {
+        super(key, acquirer, null, nowNanos, leaseNanos, detached);
         this.engine = engine;
         this.acquiredNanos = nowNanos;
     }
 
-    /** A one-key lease of {@code timeoutNanos}: the default one's when it is, else its own. */
+    /**
+     * A one-key lease of {@code timeoutNanos}: the default one's when it is, else its own; {@code detached} from
+     * its creation (see {@link LockEntry#LockEntry(String, Thread, TableLease, long, long, boolean)}).
+     */
     static SoloLease of(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos,
-            long leaseNanos) {
+            long leaseNanos, boolean detached) {
         return timeoutNanos == engine.defaultTimeoutNanos
-                ? new SoloLease(engine, key, acquirer, nowNanos, leaseNanos)
-                : new Timed(engine, key, acquirer, nowNanos, timeoutNanos, leaseNanos);
+                ? new SoloLease(engine, key, acquirer, nowNanos, leaseNanos, detached)
+                : new Timed(engine, key, acquirer, nowNanos, timeoutNanos, leaseNanos, detached);
     }
 
     @Override
@@ -43,8 +46,9 @@ sealed class SoloLease extends LockEntry implements Lease, Attempt permits SoloL
 
         private final long timeoutNanos;
 
-        Timed(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos) {
-            super(engine, key, acquirer, nowNanos, leaseNanos);
+        Timed(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos,
+                boolean detached) {
+            super(engine, key, acquirer, nowNanos, leaseNanos, detached);
             this.timeoutNanos = timeoutNanos;
         }
 

@@ -72,6 +72,22 @@ final class StoreBacking implements Backing {
         }
     }
 
+    @Override
+    public boolean attemptsBlock() {
+        return true; // a round trip
+    }
+
+    /** A waiter's ticket in the store, if it has one, is refreshed once a third of its lease has passed. */
+    @Override
+    public long waitSliceNanos(Waiter waiter) {
+        return waiter.remoteKeys.isEmpty() ? Long.MAX_VALUE : RemoteLocks.TICKET_REFRESH_NANOS;
+    }
+
+    @Override
+    public void refreshWaiting(Waiter waiter) {
+        remote.refresh(waiter);
+    }
+
     /** Parks in slices, refreshing the waiter's ticket in the store between them. */
     @Override
     public void await(Waiter waiter, int seen, long pauseNanos) {
@@ -84,7 +100,7 @@ final class StoreBacking implements Backing {
             if (waiter.await(seen, Math.min(left, RemoteLocks.TICKET_REFRESH_NANOS))) {
                 return;
             }
-            remote.refresh(waiter);
+            refreshWaiting(waiter);
         }
     }
 

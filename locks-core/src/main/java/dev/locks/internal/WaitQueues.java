@@ -1,6 +1,8 @@
 package dev.locks.internal;
 
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -19,8 +21,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * release: each waiter gets its keys after at most the waiters older than it (bounded bypass).
  *
  * <p><b>Not fair</b> (a distributed backend, whose store orders the waiters of every node): the queues only
- * say whom to wake: every waiter of the key, on a notification from the store; those that wait for an entry
- * of this JVM's table, on its release here.
+ * say whom to wake: every waiting thread of the key, on a notification from the store; those that wait for an
+ * entry of this JVM's table, on its release here. Of the key's asynchronous waiters ({@link AsyncAcquire}, of
+ * which there may be thousands) only one is woken: the one the store lets in first (the lowest order there, else
+ * the oldest here); an asynchronous waiter that leaves a queue (it got its keys, gave up, or waits at an earlier
+ * key now) wakes the next one of that key in turn, so that the wake-up is handed on rather than lost, and a
+ * release costs a bounded number of attempts whatever the number of waiters.
  */
 final class WaitQueues {
 
@@ -46,6 +52,11 @@ final class WaitQueues {
     /** A new waiter for {@code keys}, younger than every earlier one. */
     Waiter newWaiter(String[] keys) {
         return new Waiter(Thread.currentThread(), orders.incrementAndGet(), keys);
+    }
+
+    /** A new waiter for {@code keys} that is the asynchronous acquire {@code async}, asked for by {@code thread}. */
+    Waiter newAsyncWaiter(String[] keys, Thread thread, AsyncAcquire async) {
+        return new Waiter(thread, async, orders.incrementAndGet(), keys);
     }
 
     /** Whether nobody waits for any key: the uncontended path skips every lookup. */
@@ -117,6 +128,15 @@ final class WaitQueues {
         }
     }
 
+    /**
+     * Whether {@code waiter}, asynchronous, leads the asynchronous waiters of {@code key}: the one a release wakes
+     * ({@link Queue#firstAsync}).
+     */
+    boolean leadsAsync(String key, Waiter waiter) {
+        Queue queue = queues.get(key);
+        return queue != null && queue.firstAsync(null, ANY) == waiter;
+    }
+
     /** Wakes every waiter of every key (the store's notifications may have been missed). */
     void wakeAll() {
         for (Queue queue : queues.values()) {
@@ -153,6 +173,8 @@ final class WaitQueues {
                 queues.remove(key, queue);
             } else if (fair && wasFirst) {
                 next = queue.waiters.first();
+            } else if (!fair && waiter.isAsync()) {
+                next = queue.firstAsync(null, ANY);
             }
         }
         if (next != null) {
@@ -181,14 +203,51 @@ final class WaitQueues {
                 return;
             }
             Waiter[] all;
+            Waiter async;
             synchronized (this) {
-                all = waiters.toArray(new Waiter[0]);
+                all = threads(except, whose);
+                async = firstAsync(except, whose);
             }
             for (Waiter waiter : all) {
-                if (waiter != except && (whose == ANY || waiter.local == (whose == TABLE))) {
-                    waiter.signal();
+                waiter.signal();
+            }
+            if (async != null) {
+                async.signal();
+            }
+        }
+
+        /** The waiting threads ({@code except} left out) that a release of {@code whose} wakes. */
+        private Waiter[] threads(Waiter except, int whose) {
+            List<Waiter> threads = new ArrayList<>();
+            for (Waiter waiter : waiters) {
+                if (!waiter.isAsync() && waiter != except && wakes(waiter, whose)) {
+                    threads.add(waiter);
                 }
             }
+            return threads.toArray(new Waiter[0]);
+        }
+
+        /**
+         * Of the asynchronous waiters ({@code except} left out) that a release of {@code whose} wakes, the one the
+         * store lets in first: the lowest order there (when placed), else the oldest here.
+         */
+        synchronized Waiter firstAsync(Waiter except, int whose) {
+            Waiter first = null;
+            long firstOrder = Long.MAX_VALUE;
+            for (Waiter waiter : waiters) {
+                if (waiter.isAsync() && waiter != except && wakes(waiter, whose)) {
+                    long order = waiter.remoteOrder;
+                    if (first == null || (order > 0 && order < firstOrder)) {
+                        first = waiter;
+                        firstOrder = order > 0 ? order : Long.MAX_VALUE;
+                    }
+                }
+            }
+            return first;
+        }
+
+        private static boolean wakes(Waiter waiter, int whose) {
+            return whose == ANY || waiter.local == (whose == TABLE);
         }
     }
 }

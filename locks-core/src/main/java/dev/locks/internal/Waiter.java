@@ -7,7 +7,8 @@ import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One waiting acquire (its ticket): a thread with its place in the wait queues of its keys
+ * One waiting acquire (its ticket): a thread, or an asynchronous acquire ({@link AsyncAcquire}, which holds no
+ * thread while it waits), with its place in the wait queues of its keys
  * ({@link WaitQueues}), from its first failed attempt until it gets its keys or gives up, when it leaves
  * every queue. Its {@link #order} is fixed when it starts waiting: the older waiter of a key comes first.
  *
@@ -26,12 +27,18 @@ final class Waiter {
         }
     }
 
+    /** The waiting thread; for an asynchronous acquire, the thread that asked (for descriptions only). */
     final Thread thread;
+    /** The asynchronous acquire that a signal wakes, or {@code null} when the waiter is a parked thread. */
+    final AsyncAcquire async;
     /** Its place among this JVM's waiters: lower is older. */
     final long order;
     /** The keys of the acquire, sorted. */
     final String[] keys;
-    /** Its keys' queues it is in: {@code keys[from..to)}; read and written by its own thread only. */
+    /**
+     * Its keys' queues it is in: {@code keys[from..to)}; read and written by its own thread only (an asynchronous
+     * acquire's by whichever thread runs its next step, one at a time).
+     */
     int from;
     int to;
     /** Whether it waits for an entry of this JVM's table (rather than for a key held on another node). */
@@ -41,25 +48,40 @@ final class Waiter {
      * out of when it gives up), and when it was last placed.
      */
     String remoteId;
-    long remoteOrder;
+    /** Volatile: the queues read it to tell, among a key's asynchronous waiters, whom the store lets in first. */
+    volatile long remoteOrder;
     final Set<String> remoteKeys = new LinkedHashSet<>();
     long remotePlacedNanos;
     @SuppressWarnings("unused") // through SIGNALS
     private volatile int signals;
 
     Waiter(Thread thread, long order, String[] keys) {
+        this(thread, null, order, keys);
+    }
+
+    Waiter(Thread thread, AsyncAcquire async, long order, String[] keys) {
         this.thread = thread;
+        this.async = async;
         this.order = order;
         this.keys = keys;
+    }
+
+    boolean isAsync() {
+        return async != null;
     }
 
     int signals() {
         return signals;
     }
 
+    /** Wakes the waiter: unparks its thread, or has its asynchronous acquire try again (never on this thread). */
     void signal() {
         SIGNALS.getAndAdd(this, 1);
-        LockSupport.unpark(thread);
+        if (async != null) {
+            async.wake();
+        } else {
+            LockSupport.unpark(thread);
+        }
     }
 
     /**
@@ -83,6 +105,6 @@ final class Waiter {
 
     @Override
     public String toString() {
-        return "Waiter[" + thread.getName() + ", order " + order + "]";
+        return "Waiter[" + thread.getName() + (async != null ? " (async)" : "") + ", order " + order + "]";
     }
 }

@@ -14,6 +14,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 
 /**
@@ -77,6 +78,26 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
     @Override
     public final Lease acquire(Collection<String> keys, AcquireOptions options) {
         return engine.acquire(keys, options);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>With a remote store, each attempt is a blocking round trip, made on the registry's pool (at most
+     * {@code max(4, 2 x cores)} threads, up to 16); the waits between attempts hold no thread. In memory the first
+     * attempt runs on the calling thread (a few map operations) and the later ones on a pool of at most 4 threads.
+     */
+    @Override
+    public final CompletableFuture<Lease> acquireAsync(Collection<String> keys, AcquireOptions options) {
+        return engine.acquireAsync(keys, options);
+    }
+
+    /**
+     * How many {@linkplain #acquireAsync asynchronous acquires} are pending now: started and neither taken nor
+     * failed nor cancelled (for operations and tests: each is a callback and a timer task, not a thread).
+     */
+    public final int asyncAcquiresPending() {
+        return engine.pendingAsync();
     }
 
     @Override

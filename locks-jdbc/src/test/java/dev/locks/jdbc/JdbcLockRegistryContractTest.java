@@ -2,9 +2,11 @@ package dev.locks.jdbc;
 
 import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
+import dev.locks.contract.AsyncAcquireContract;
 import dev.locks.contract.LockRegistryContract;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.time.Duration;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The JDBC registry on PostgreSQL passes the same contract as the in-memory and Redis ones. */
@@ -23,5 +25,15 @@ class JdbcLockRegistryContractTest extends LockRegistryContract {
     @Override
     protected int mutualExclusionRounds() {
         return 1_000;
+    }
+
+    /** {@link LockRegistry#acquireAsync} on the same backend. */
+    @Nested
+    class AsyncAcquire extends AsyncAcquireContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return JdbcLockRegistryContractTest.this.newRegistry(defaults);
+        }
     }
 }

@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
+import dev.locks.contract.AsyncAcquireContract;
 import dev.locks.contract.LockRegistryContract;
 import dev.locks.redis.test.RedisClusterExtension;
 import java.time.Duration;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -57,5 +59,18 @@ class RedisClusterContractTest extends LockRegistryContract {
                 })
                 .collect(Collectors.toSet());
         assertThat(masters).hasSize(3);
+    }
+
+    /**
+     * {@link LockRegistry#acquireAsync} on the cluster: its multi-key acquires ({@code "x"} and {@code "y"}, the
+     * starvation scenario's {@code "a"}, {@code "b"} and {@code "c"}) span slots.
+     */
+    @Nested
+    class AsyncAcquire extends AsyncAcquireContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return RedisClusterContractTest.this.newRegistry(defaults);
+        }
     }
 }

@@ -2,9 +2,11 @@ package dev.locks.redis;
 
 import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
+import dev.locks.contract.AsyncAcquireContract;
 import dev.locks.contract.LockRegistryContract;
 import dev.locks.redis.test.RedisServerExtension;
 import java.time.Duration;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Redis registry passes the same contract as the in-memory one. */
@@ -26,5 +28,15 @@ class RedisLockRegistryContractTest extends LockRegistryContract {
     @Override
     protected int mutualExclusionRounds() {
         return 2_000;
+    }
+
+    /** {@link LockRegistry#acquireAsync} on the same backend. */
+    @Nested
+    class AsyncAcquire extends AsyncAcquireContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return RedisLockRegistryContractTest.this.newRegistry(defaults);
+        }
     }
 }

@@ -2,6 +2,7 @@ package dev.locks.spring;
 
 import dev.locks.LocksObserver;
 import java.util.List;
+import java.util.concurrent.Executor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -26,6 +27,25 @@ public final class CompositeLocksObserver implements LocksObserver {
             case 1 -> observers.get(0);
             default -> new CompositeLocksObserver(observers);
         };
+    }
+
+    /** Each observer's context, nested in order around the callback. */
+    @Override
+    public Executor callerContext() {
+        Executor context = Runnable::run;
+        for (int i = observers.length - 1; i >= 0; i--) {
+            Executor outer;
+            try {
+                outer = observers[i].callerContext();
+            }
+            catch (RuntimeException ex) {
+                failed(observers[i], ex);
+                continue;
+            }
+            Executor inner = context;
+            context = task -> outer.execute(() -> inner.execute(task));
+        }
+        return context;
     }
 
     @Override

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
@@ -52,6 +53,12 @@ public final class RecordingLockRegistry implements LockRegistry, AutoCloseable 
     public Lease acquire(Collection<String> keys, AcquireOptions options) {
         this.options.add(options);
         return delegate.acquire(keys, options);
+    }
+
+    @Override
+    public CompletableFuture<Lease> acquireAsync(Collection<String> keys, AcquireOptions options) {
+        this.options.add(options);
+        return delegate.acquireAsync(keys, options);
     }
 
     @Override

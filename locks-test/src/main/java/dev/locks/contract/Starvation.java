@@ -44,6 +44,17 @@ public final class Starvation {
      */
     public static Duration threeKeyWaiterAgainstStreams(Threads threads, List<? extends LockRegistry> nodes,
             int perNode, Duration holdTime, Duration waitTime) throws Exception {
+        return threeKeyWaiterAgainstStreams(threads, nodes, perNode, holdTime,
+                (node, options) -> node.acquire(KEYS, options.withWaitTime(waitTime)));
+    }
+
+    /**
+     * As {@link #threeKeyWaiterAgainstStreams(Threads, List, int, Duration, Duration)}, the three keys taken by
+     * {@code waiter} (on the first node, with options of infinite retries every 10 ms, to which it adds its wait
+     * time): a blocking acquire, or an asynchronous one awaited.
+     */
+    public static Duration threeKeyWaiterAgainstStreams(Threads threads, List<? extends LockRegistry> nodes,
+            int perNode, Duration holdTime, ThreeKeyWaiter waiter) throws Exception {
         AtomicBoolean stop = new AtomicBoolean();
         AtomicInteger taken = new AtomicInteger();
         CountDownLatch warm = new CountDownLatch(50 * nodes.size() * perNode);
@@ -69,8 +80,8 @@ public final class Starvation {
                 throw new AssertionError("the one-key callers took only " + taken.get() + " locks");
             }
             long start = System.nanoTime();
-            try (Lease all = nodes.get(0).acquire(KEYS, AcquireOptions.defaults().withInfiniteRetries()
-                    .withRetryInterval(Duration.ofMillis(10)).withWaitTime(waitTime))) {
+            try (Lease all = waiter.take(nodes.get(0), AcquireOptions.defaults().withInfiniteRetries()
+                    .withRetryInterval(Duration.ofMillis(10)))) {
                 if (!all.isHeld()) {
                     throw new AssertionError("the three-key lease is not held");
                 }
@@ -82,5 +93,11 @@ public final class Starvation {
                 Threads.get(stream);
             }
         }
+    }
+
+    /** How the three-key caller takes {@link #KEYS}. */
+    @FunctionalInterface
+    public interface ThreeKeyWaiter {
+        Lease take(LockRegistry node, AcquireOptions options) throws Exception;
     }
 }

@@ -71,9 +71,9 @@ public class SpringAnnotations {
     }
 
     /**
-     * {@code @Locked} on a {@code Mono}, subscribed and awaited by the caller: the acquire on a {@code locks-wait}
-     * thread and the release on {@code boundedElastic}, two thread hand-offs per call that the blocking form does
-     * not make.
+     * {@code @Locked} on a {@code Mono}, subscribed and awaited by the caller: in memory the acquire on the caller's
+     * thread; on a remote backend the acquire's round trip on the registry's pool ({@code acquireAsync}) and the
+     * release on {@code boundedElastic}, two thread hand-offs per call that the blocking form does not make.
      */
     @Benchmark
     public Object lockedMono(Caller caller) {

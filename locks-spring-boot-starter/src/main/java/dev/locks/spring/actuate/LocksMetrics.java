@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.IntSupplier;
@@ -89,6 +90,12 @@ public final class LocksMetrics implements LocksObserver, MeterBinder {
         if (computeCache != null) {
             computeMeters = append(computeMeters, new ComputeMeters(meterRegistry, computeCache));
         }
+    }
+
+    /** The annotated call's name, for the {@code name} tag of an event that arrives on another thread. */
+    @Override
+    public Executor callerContext() {
+        return CallNames.capture();
     }
 
     @Override

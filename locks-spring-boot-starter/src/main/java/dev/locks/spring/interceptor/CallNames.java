@@ -1,5 +1,7 @@
 package dev.locks.spring.interceptor;
 
+import java.util.concurrent.Executor;
+
 /**
  * The name of the annotated call running on this thread, for the {@code name} tag of the meters: an
  * interceptor sets it around its registry or cache call, whose events ({@link dev.locks.LocksObserver}) arrive
@@ -42,6 +44,28 @@ public final class CallNames {
         else {
             SKIPPING.remove();
         }
+    }
+
+    /**
+     * What runs a task with this thread's current name (and whether its call skips) as the current ones, on
+     * whatever thread it runs: for an observer's events that arrive on another thread than the annotated call's
+     * ({@link dev.locks.LocksObserver#callerContext()}).
+     */
+    public static Executor capture() {
+        String name = CURRENT.get();
+        boolean skips = skipping();
+        return (task) -> {
+            String previous = enter(name);
+            boolean skipped = skipping();
+            skipping(skips);
+            try {
+                task.run();
+            }
+            finally {
+                skipping(skipped);
+                restore(previous);
+            }
+        };
     }
 
     /** Sets the current name ({@code null}: none); returns the one before, for {@link #restore}. */

@@ -117,10 +117,15 @@ public class LockedInterceptor implements MethodInterceptor {
             return locks.acquire(keys, options);
         }
         catch (LockTimeoutException ex) {
-            if (logger.isDebugEnabled()) {
-                logger.debug("Skipped " + operation.tagName() + " (onTimeout = skip): " + ex.getMessage());
-            }
+            skipped(operation, ex);
             return null;
+        }
+    }
+
+    /** Logs, at DEBUG only, that a call skips its method since its keys were not taken within its wait. */
+    static void skipped(LockedOperation operation, LockTimeoutException timeout) {
+        if (logger.isDebugEnabled()) {
+            logger.debug("Skipped " + operation.tagName() + " (onTimeout = skip): " + timeout.getMessage());
         }
     }
 

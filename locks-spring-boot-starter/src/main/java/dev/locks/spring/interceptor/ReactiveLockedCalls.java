@@ -2,10 +2,12 @@ package dev.locks.spring.interceptor;
 
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
+import dev.locks.LockTimeoutException;
 import dev.locks.LockRegistry;
 import dev.locks.local.LocalLockRegistry;
 import dev.locks.spring.reactive.ReactiveLease;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import org.aopalliance.intercept.MethodInvocation;
 import org.reactivestreams.Publisher;
@@ -23,17 +25,15 @@ import reactor.core.scheduler.Schedulers;
  * cancelled ({@code usingWhen}: exactly one of the three). A call that skips ({@code onTimeout = "skip"}) takes
  * nothing and runs nothing: the publisher completes empty.
  *
- * <p>The engine's waits are blocking parks, so a wait runs on the starter's wait scheduler ({@link ReactiveWaits}),
- * never on the subscriber's thread (an event loop, often); a cancellation interrupts it, and a lease that arrives
- * after one is closed at once. The release goes to {@link Schedulers#boundedElastic()}: on Redis it is a round trip,
- * and were it queued behind the waits for the same key that it would end, a hot key would starve its own holder.
- * The in-memory registry ({@link LocalLockRegistry}) neither blocks to take free keys nor to release them: there a
- * subscription first tries its keys on its own thread ({@link LocalLockRegistry#acquireDetachedIfFree}) and goes to the
- * wait scheduler only when one is taken, and the release runs where the publisher ends. That spares two thread
- * hand-offs per uncontended subscription (tens of microseconds against a blocking call's hundreds of nanoseconds,
- * docs/benchmarks.md). The lease is detached at once, on its acquiring thread, so that the pooled thread does not
- * re-enter its locks for the next subscription it serves. Like every class of the interceptors that names Reactor,
- * loaded for Reactor return types only.
+ * <p>The keys are taken with {@link LockRegistry#acquireAsync}, on every backend: a subscription that waits holds no
+ * thread, it is a callback in the registry's wait queues, woken by the same releases and notifications as a blocking
+ * acquire; cancelling the subscription cancels the wait, and a lease that arrives after the cancellation is closed
+ * at once (by the registry, or here when it was already emitted: {@code doOnDiscard}). In memory the first attempt is
+ * made on the subscriber's thread (a few map operations), so an uncontended subscription hands off to no thread;
+ * otherwise the lease arrives on one of the registry's own threads, where the method's publisher is then subscribed
+ * (never on a Redis or JDBC client's thread). The release goes to {@link Schedulers#boundedElastic()} on a remote
+ * backend, where it is a round trip; in memory it runs where the publisher ends, since nothing of it blocks. Like
+ * every class of the interceptors that names Reactor, loaded for Reactor return types only.
  *
  * <p>Kotlin needs nothing of its own here. Spring's AOP runs a {@code suspend} function as a {@code Mono} of its
  * result (a {@code Flux} when that is a {@code Flow}): {@code proceed()} returns it, and the proxy awaits what this
@@ -51,26 +51,9 @@ final class ReactiveLockedCalls {
     static Object locked(MethodInvocation invocation, LockedOperation operation, LockRegistry locks, List<String> keys,
             AcquireOptions options, CallObservations observations) {
         MethodInvocation template = cloned(invocation);
-        ReactiveWaits.Call<Lease> blocking = () -> acquire(operation, locks, keys, options, observations);
-        Scheduler scheduler;
-        Mono<Lease> acquire;
-        if (locks instanceof LocalLockRegistry local) {
-            scheduler = null; // released where the publisher ends: nothing of it blocks
-            acquire = Mono.defer(() -> {
-                Lease lease;
-                try {
-                    lease = takeIfFree(operation, local, keys, options, observations);
-                }
-                catch (Throwable ex) {
-                    return Mono.error(ex);
-                }
-                return lease != null ? Mono.just(lease) : ReactiveWaits.off(blocking, true, Lease::close);
-            });
-        }
-        else {
-            scheduler = Schedulers.boundedElastic();
-            acquire = ReactiveWaits.off(blocking, true, Lease::close);
-        }
+        // in memory the release is a few map operations: it runs where the publisher ends
+        Scheduler scheduler = (locks instanceof LocalLockRegistry) ? null : Schedulers.boundedElastic();
+        Mono<Lease> acquire = Mono.defer(() -> acquire(operation, locks, keys, options, observations));
         if (operation.flow()) {
             ReactiveAdapter flows = ReactiveAdapterRegistry.getSharedInstance()
                     .getAdapter(invocation.getMethod().getReturnType());
@@ -93,42 +76,55 @@ final class ReactiveLockedCalls {
                 .doOnDiscard(Lease.class, Lease::close);
     }
 
-    /** The lease, detached from the waiting thread; {@code null} when the call skips (an empty publisher). */
-    private static Lease acquire(LockedOperation operation, LockRegistry locks, List<String> keys,
-            AcquireOptions options, CallObservations observations) throws Throwable {
-        Lease lease = LockedInterceptor.acquire(operation, locks, keys, options, observations);
-        if (lease != null) {
-            lease.detach();
-        }
-        return lease;
-    }
-
     /**
-     * The keys taken on the subscriber's thread if all are free (detached: a key the thread holds counts as held,
-     * as for a subscription served by another thread), and observed as an acquire that did
-     * not wait; {@code null} when one is taken (the subscription then waits off its thread). Neither waits nor
-     * blocks: the in-memory registry's attempt is a few map operations.
+     * One subscription's asynchronous acquire, under the call's name (for the meters of its events, which the
+     * registry reports in that name whatever thread they arrive on) and observed until the lease arrives, the
+     * acquire fails or the subscription is cancelled, which cancels the wait.
      */
-    private static Lease takeIfFree(LockedOperation operation, LocalLockRegistry local, List<String> keys,
-            AcquireOptions options, CallObservations observations) throws Throwable {
+    private static Mono<Lease> acquire(LockedOperation operation, LockRegistry locks, List<String> keys,
+            AcquireOptions options, CallObservations observations) {
+        CallObservations.Stop observed = observations.start(CallObservations.ACQUIRE, operation.tagName(),
+                locks.backend());
+        CompletableFuture<Lease> waiting;
         String previous = CallNames.enter(operation.tagName());
+        boolean skips = operation.skips();
+        if (skips) {
+            CallNames.skipping(true); // captured with the name for the registry's events on its own threads
+        }
         try {
-            Lease lease = local.acquireDetachedIfFree(keys, options).orElse(null);
-            if (lease == null) {
-                return null;
-            }
-            try {
-                return observations.observe(CallObservations.ACQUIRE, operation.tagName(), local.backend(),
-                        () -> lease);
-            }
-            catch (Throwable ex) {
-                lease.close();
-                throw ex;
-            }
+            waiting = locks.acquireAsync(keys, options);
+        }
+        catch (RuntimeException ex) { // an application's own registry may throw rather than fail the future
+            observed.tag("result", "error");
+            observed.stop(ex);
+            return Mono.error(ex);
         }
         finally {
+            if (skips) {
+                CallNames.skipping(false);
+            }
             CallNames.restore(previous);
         }
+        Mono<Lease> lease = Mono.fromFuture(waiting, false).doOnSuccess((taken) -> {
+            observed.tag("result", "acquired");
+            observed.stop(null);
+        }).doOnError((error) -> {
+            if (skips && error instanceof LockTimeoutException) {
+                observed.tag("result", "skipped"); // no error: the call skips as it was told to
+                observed.stop(null);
+            }
+            else {
+                observed.tag("result", error instanceof LockTimeoutException ? "timeout" : "error");
+                observed.stop(error);
+            }
+        }).doOnCancel(() -> observed.stop(null));
+        if (!skips) {
+            return lease;
+        }
+        return lease.onErrorResume(LockTimeoutException.class, (timeout) -> {
+            LockedInterceptor.skipped(operation, timeout);
+            return Mono.empty();
+        });
     }
 
     /**

@@ -11,11 +11,14 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * Blocking calls into the engine (an acquire, a lookup or a wait for a computation) for the reactive interceptors,
- * run off the subscriber's thread on a bounded scheduler of the starter's own: threads "locks-wait-N", as many as
- * {@link Schedulers#boundedElastic()} has (10 per core, 100,000 queued tasks), daemon, idle ones gone after 60 s.
- * Its own, so that a hot key's waiters, which may take every one of its threads, never starve other work of the
- * application, nor the releases that would let them in (those run on {@link Schedulers#boundedElastic()}).
+ * Blocking calls into the compute cache (a lookup, or a wait for another caller's computation) for the reactive
+ * {@code @FetchOrCompute}, run off the subscriber's thread on a bounded scheduler of the starter's own: threads
+ * "locks-wait-N", as many as {@link Schedulers#boundedElastic()} has (10 per core, 100,000 queued tasks), daemon,
+ * idle ones gone after 60 s. Its own, so that a hot key's waiters, which may take every one of its threads, never
+ * starve other work of the application, nor the calls that would let them in (those run on
+ * {@link Schedulers#boundedElastic()}). {@link dev.locks.ComputeCache} has no asynchronous wait yet: this is what
+ * stays of the pool. {@code @Locked} waits through {@link dev.locks.LockRegistry#acquireAsync} and holds none of
+ * its threads ({@link ReactiveLockedCalls}).
  */
 final class ReactiveWaits {
 

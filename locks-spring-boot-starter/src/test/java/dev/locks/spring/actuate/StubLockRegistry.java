@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.Supplier;
 
@@ -68,6 +69,11 @@ class StubLockRegistry implements LockRegistry {
 
     @Override
     public Optional<Lease> tryAcquire(Collection<String> keys, AcquireOptions options) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public CompletableFuture<Lease> acquireAsync(Collection<String> keys, AcquireOptions options) {
         throw new UnsupportedOperationException();
     }
 

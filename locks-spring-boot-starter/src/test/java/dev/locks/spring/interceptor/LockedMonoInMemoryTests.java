@@ -25,10 +25,11 @@ import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
 
 /**
- * {@code @Locked} on a {@code Mono} or {@code Flux} on the in-memory backend (issue 15): a subscription whose keys
- * are free takes them on its own thread and releases them where its publisher ends, without a hand-off to the
- * {@code locks-wait} scheduler and back; one whose key is held still waits there. Either way one acquire is
- * counted, never a timeout for the first try that found the key held.
+ * {@code @Locked} on a {@code Mono} or {@code Flux} on the in-memory backend (issues 15 and 24): a subscription whose
+ * keys are free takes them on its own thread and releases them where its publisher ends, without a hand-off to
+ * another thread and back; one whose key is held waits through {@code acquireAsync}, holding no thread, and is let in
+ * on one of the registry's own threads. Either way one acquire is counted, never a timeout for the first try that
+ * found the key held.
  */
 class LockedMonoInMemoryTests {
 
@@ -63,7 +64,7 @@ class LockedMonoInMemoryTests {
     }
 
     @Test
-    void aHeldKeyShouldStillBeWaitedForOffTheSubscribersThreadAndCountedOnce() {
+    void aHeldKeyShouldBeWaitedForWithoutAThreadAndCountedOnce() {
         runner.run(context -> {
             Where where = context.getBean(Where.class);
             LockRegistry locks = context.getBean(LockRegistry.class);
@@ -84,8 +85,8 @@ class LockedMonoInMemoryTests {
             assertThat(locks.heldLock("where").orElseThrow().owner()).as("still the holder's").contains("pool-");
             release.countDown();
 
-            assertThat(waiting.block(Duration.ofSeconds(30))).as("taken after the wait, on the wait scheduler")
-                    .startsWith("locks-wait-");
+            assertThat(waiting.block(Duration.ofSeconds(30))).as("taken after the wait, on the registry's thread")
+                    .startsWith("locks-local-async-");
             holder.get(30, TimeUnit.SECONDS);
             assertThat(locks.heldLocks()).isEmpty();
             Map<String, AtomicInteger> results = context.getBean(CountingObserver.class).results;
@@ -108,7 +109,7 @@ class LockedMonoInMemoryTests {
                         .as("a reactive lease is its subscription's, not a thread's: it does not re-enter")
                         .isEqualTo(outer.fencingToken());
             }
-            assertThat(waiting.block(Duration.ofSeconds(30))).startsWith("locks-wait-");
+            assertThat(waiting.block(Duration.ofSeconds(30))).startsWith("locks-local-async-");
             assertThat(locks.heldLocks()).isEmpty();
         });
     }
