@@ -52,6 +52,13 @@ public class Quotes {
         });
     }
 
+    @Cacheable(cacheNames = "quotes", sync = true, key = "'plain-' + #symbol")
+    public PlainQuote plain(String symbol) {
+        loads.incrementAndGet();
+        callers.awaitAll();
+        return new PlainQuote(symbol);
+    }
+
     @CacheEvict(cacheNames = "quotes")
     public void evict(String symbol) {
     }
@@ -60,6 +67,10 @@ public class Quotes {
         loads.incrementAndGet();
         callers.awaitAll();
         return symbol + ":" + UUID.randomUUID();
+    }
+
+    /** A value that a Caffeine cache keeps but that is not {@link java.io.Serializable}. */
+    public record PlainQuote(String symbol) {
     }
 
     /** What the loader of {@link #failing} throws. */

@@ -133,6 +133,25 @@ class SingleFlightCacheRedisTests {
     }
 
     @Test
+    void valueTheBackendCannotCarryShouldFailEveryCallerNamingItsClassAndStoreNothing() {
+        singleFlight("caffeine").run(first -> singleFlight("caffeine").run(second -> {
+            List<Object> outcomes = callers.runTogether(calls(first, second, node -> node.plain("ACME")));
+
+            assertThat(loads(first) + loads(second)).isEqualTo(1);
+            assertThat(outcomes).allSatisfy(outcome -> {
+                String thrown = outcome instanceof ComputeFailedException other ? other.originalClassName()
+                        : outcome.getClass().getName();
+                assertThat(thrown).isEqualTo(IllegalArgumentException.class.getName());
+                assertThat(((Exception) outcome).getMessage()).contains(Quotes.PlainQuote.class.getName())
+                        .contains("java.io.Serializable");
+            });
+            for (AssertableApplicationContext node : List.of(first, second)) {
+                assertThat(node.getBean(CacheManager.class).getCache("quotes").get("plain-ACME")).isNull();
+            }
+        }));
+    }
+
+    @Test
     void cacheNamesShouldLeaveOtherCachesAlone() {
         singleFlight("caffeine", "locks.cache.cache-names=quotes")
                 .run(first -> singleFlight("caffeine", "locks.cache.cache-names=quotes").run(second -> {
