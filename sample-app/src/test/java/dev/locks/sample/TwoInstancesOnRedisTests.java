@@ -7,6 +7,7 @@ import com.jayway.jsonpath.DocumentContext;
 import com.jayway.jsonpath.JsonPath;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.sample.quotes.QuoteService;
+import dev.locks.sample.rates.RateService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -119,6 +120,36 @@ class TwoInstancesOnRedisTests {
     }
 
     @Test
+    void rateMissedOnBothInstancesAtOnceShouldBeLoadedOnceAndCachedByEach() throws Exception {
+        long before = rateLoads();
+        ExecutorService pool = Executors.newFixedThreadPool(16);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < 16; i++) {
+                ConfigurableApplicationContext instance = (i % 2 == 0) ? first : second;
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return http(instance).get().uri("/rates/XAU").retrieve().body(String.class);
+                }));
+            }
+            start.countDown();
+            List<String> rates = new ArrayList<>();
+            for (Future<String> answer : answers) {
+                rates.add(answer.get(1, TimeUnit.MINUTES));
+            }
+            assertThat(new HashSet<>(rates)).hasSize(1);
+            assertThat(rateLoads() - before).isOne();
+            // each instance's own Caffeine cache holds it now: no load, no wait
+            assertThat(http(second).get().uri("/rates/XAU").retrieve().body(String.class)).isEqualTo(rates.get(0));
+            assertThat(rateLoads() - before).isOne();
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
     void redisOutageShouldAnswerServiceUnavailableUntilRedisIsBack() {
         redis.server().stop();
 
@@ -144,6 +175,10 @@ class TwoInstancesOnRedisTests {
 
     private static long computations() {
         return first.getBean(QuoteService.class).computations() + second.getBean(QuoteService.class).computations();
+    }
+
+    private static long rateLoads() {
+        return first.getBean(RateService.class).loads() + second.getBean(RateService.class).loads();
     }
 
     private static DocumentContext get(ConfigurableApplicationContext instance, String path) {
