@@ -95,58 +95,24 @@ class TwoInstancesOnRedisTests {
     @Test
     void quoteAskedOnBothInstancesAtOnceShouldBeComputedOnce() throws Exception {
         long before = computations();
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<String>> answers = new ArrayList<>();
-            for (int i = 0; i < 16; i++) {
-                ConfigurableApplicationContext instance = (i % 2 == 0) ? first : second;
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return http(instance).get().uri("/quotes/SHARED").retrieve().body(String.class);
-                }));
-            }
-            start.countDown();
-            List<String> quotes = new ArrayList<>();
-            for (Future<String> answer : answers) {
-                quotes.add(answer.get(1, TimeUnit.MINUTES));
-            }
-            assertThat(new HashSet<>(quotes)).hasSize(1);
-            assertThat(computations() - before).isOne();
-        }
-        finally {
-            pool.shutdownNow();
-        }
+
+        List<String> quotes = getOnBothAtOnce("/quotes/SHARED", 16);
+
+        assertThat(new HashSet<>(quotes)).hasSize(1);
+        assertThat(computations() - before).isOne();
     }
 
     @Test
     void rateMissedOnBothInstancesAtOnceShouldBeLoadedOnceAndCachedByEach() throws Exception {
         long before = rateLoads();
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<String>> answers = new ArrayList<>();
-            for (int i = 0; i < 16; i++) {
-                ConfigurableApplicationContext instance = (i % 2 == 0) ? first : second;
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return http(instance).get().uri("/rates/XAU").retrieve().body(String.class);
-                }));
-            }
-            start.countDown();
-            List<String> rates = new ArrayList<>();
-            for (Future<String> answer : answers) {
-                rates.add(answer.get(1, TimeUnit.MINUTES));
-            }
-            assertThat(new HashSet<>(rates)).hasSize(1);
-            assertThat(rateLoads() - before).isOne();
-            // each instance's own Caffeine cache holds it now: no load, no wait
-            assertThat(http(second).get().uri("/rates/XAU").retrieve().body(String.class)).isEqualTo(rates.get(0));
-            assertThat(rateLoads() - before).isOne();
-        }
-        finally {
-            pool.shutdownNow();
-        }
+
+        List<String> rates = getOnBothAtOnce("/rates/XAU", 16);
+
+        assertThat(new HashSet<>(rates)).hasSize(1);
+        assertThat(rateLoads() - before).isOne();
+        // each instance's own Caffeine cache holds it now: no load, no wait
+        assertThat(http(second).get().uri("/rates/XAU").retrieve().body(String.class)).isEqualTo(rates.get(0));
+        assertThat(rateLoads() - before).isOne();
     }
 
     @Test
@@ -171,6 +137,31 @@ class TwoInstancesOnRedisTests {
                         .isEqualTo("UP"));
         assertThat(post(first, "/transfers", Map.of("from", 1, "to", 3, "amount", "1.00"))
                 .read("$.fencingToken", Long.class)).isPositive();
+    }
+
+    /** {@code callers} GETs of {@code path}, alternately on each instance, started together; their bodies. */
+    private static List<String> getOnBothAtOnce(String path, int callers) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                ConfigurableApplicationContext instance = (i % 2 == 0) ? first : second;
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return http(instance).get().uri(path).retrieve().body(String.class);
+                }));
+            }
+            start.countDown();
+            List<String> bodies = new ArrayList<>();
+            for (Future<String> answer : answers) {
+                bodies.add(answer.get(1, TimeUnit.MINUTES));
+            }
+            return bodies;
+        }
+        finally {
+            pool.shutdownNow();
+        }
     }
 
     private static long computations() {

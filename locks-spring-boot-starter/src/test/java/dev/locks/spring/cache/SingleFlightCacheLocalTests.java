@@ -22,9 +22,11 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.cache.autoconfigure.CacheAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration;
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.cache.CacheManager;
 import org.springframework.cache.caffeine.CaffeineCacheManager;
+import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
 
 /**
  * {@code locks.cache.single-flight} on the in-memory backend (one node): the misses of a Caffeine cache go through
@@ -106,6 +108,28 @@ class SingleFlightCacheLocalTests {
             assertThat(manager.getCache("quotes")).isInstanceOf(SingleFlightCache.class)
                     .isSameAs(manager.getCache("quotes"));
         });
+    }
+
+    @Test
+    void withoutSpringBootsCacheModuleAManagerBeanShouldStillBeWrapped() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class, LocksCacheAutoConfiguration.class))
+                .withClassLoader(new FilteredClassLoader("org.springframework.boot.cache"))
+                .withUserConfiguration(SingleFlightCacheRedisTests.Caching.class)
+                .withPropertyValues("locks.cache.single-flight=true")
+                .withBean(CacheManager.class, () -> new ConcurrentMapCacheManager("quotes"))
+                .withBean(Quotes.class, () -> new Quotes(callers))
+                .run(context -> {
+                    assertThat(context).hasNotFailed().doesNotHaveBean(SingleFlightCacheMeterBinderProvider.class);
+                    assertThat(context.getBean(CacheManager.class).getCache("quotes"))
+                            .isInstanceOf(SingleFlightCache.class);
+                    Quotes quotes = context.getBean(Quotes.class);
+
+                    List<Object> results = callers.runTogether(calls(() -> quotes.quote("ACME")));
+
+                    assertThat(new HashSet<>(results)).hasSize(1);
+                    assertThat(quotes.loads()).isOne();
+                });
     }
 
     private static List<Callable<?>> calls(Callable<?> call) {
