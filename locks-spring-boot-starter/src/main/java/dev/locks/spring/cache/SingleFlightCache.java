@@ -76,12 +76,15 @@ public final class SingleFlightCache implements Cache {
      *         a {@link dev.locks.ComputeFailedException} naming it on other nodes)
      */
     @Override
+    @SuppressWarnings("unchecked")
     public <T> @Nullable T get(Object key, Callable<T> valueLoader) {
-        ValueWrapper cached = target.get(key);
+        Object value = target.get(key, Object.class); // a hit of a value: no ValueWrapper made
+        if (value != null) {
+            return (T) value;
+        }
+        ValueWrapper cached = target.get(key); // a cached null, or a miss
         if (cached != null) {
-            @SuppressWarnings("unchecked")
-            T value = (T) cached.get();
-            return value;
+            return (T) cached.get();
         }
         return flights.load(this, key, valueLoader);
     }

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.springframework.aop.framework.ProxyFactory;
+import org.springframework.aop.support.NameMatchMethodPointcutAdvisor;
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.cache.Cache;
@@ -90,7 +91,10 @@ public final class SingleFlightCacheManagers implements BeanPostProcessor, Dispo
             proxy.setInterfaces(ClassUtils.getAllInterfaces(bean));
         }
         proxy.addInterface(Wrapped.class);
-        proxy.addAdvice(new GetCache(beanName));
+        NameMatchMethodPointcutAdvisor getCache = new NameMatchMethodPointcutAdvisor(new GetCache(beanName));
+        getCache.setMappedName("getCache");
+        proxy.addAdvisor(getCache);
+        proxy.setFrozen(true); // every other method goes straight to the manager; getCache's chain is fixed
         return proxy.getProxy(type.getClassLoader());
     }
 
@@ -112,11 +116,7 @@ public final class SingleFlightCacheManagers implements BeanPostProcessor, Dispo
         @Override
         public Object invoke(MethodInvocation invocation) throws Throwable {
             Object result = invocation.proceed();
-            if (result instanceof Cache cache && invocation.getMethod().getName().equals("getCache")
-                    && invocation.getArguments().length == 1) {
-                return wrap(cache);
-            }
-            return result;
+            return result instanceof Cache cache && invocation.getArguments().length == 1 ? wrap(cache) : result;
         }
 
         private Cache wrap(Cache cache) {
