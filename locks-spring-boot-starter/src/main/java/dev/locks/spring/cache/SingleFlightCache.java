@@ -78,11 +78,7 @@ public final class SingleFlightCache implements Cache {
     @Override
     @SuppressWarnings("unchecked")
     public <T> @Nullable T get(Object key, Callable<T> valueLoader) {
-        Object value = target.get(key, Object.class); // a hit of a value: no ValueWrapper made
-        if (value != null) {
-            return (T) value;
-        }
-        ValueWrapper cached = target.get(key); // a cached null, or a miss
+        ValueWrapper cached = target.get(key); // one lookup: a cached null is a hit too
         if (cached != null) {
             return (T) cached.get();
         }
