@@ -29,7 +29,7 @@ import org.springframework.context.ConfigurableApplicationContext;
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 3, time = 1)
+@Warmup(iterations = 10, time = 1)
 @Measurement(iterations = 5, time = 1)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @State(Scope.Benchmark)
