@@ -9,12 +9,14 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.cache.metrics.CacheMeterBinderProvider;
 import org.springframework.boot.util.LambdaSafe;
 import org.springframework.cache.Cache;
+import org.springframework.cache.transaction.TransactionAwareCacheDecorator;
 
 /**
  * The cache metrics of a {@link SingleFlightCache} are those of the cache it wraps: Spring Boot's cache metrics
  * find a binder by the cache's type ({@code CaffeineCache}, {@code RedisCache}, ...), which a wrapped cache no
  * longer has, so this provider hands the wrapped cache to the application's other providers, with the same tags
- * ({@code name}, {@code cache.manager}).
+ * ({@code name}, {@code cache.manager}); a transaction-aware cache is bound as the cache it decorates, as Spring Boot
+ * does.
  */
 public final class SingleFlightCacheMeterBinderProvider implements CacheMeterBinderProvider<SingleFlightCache> {
 
@@ -31,7 +33,8 @@ public final class SingleFlightCacheMeterBinderProvider implements CacheMeterBin
     @Override
     @SuppressWarnings("unchecked")
     public @Nullable MeterBinder getMeterBinder(SingleFlightCache cache, Iterable<Tag> tags) {
-        Cache target = cache.getTargetCache();
+        Cache wrapped = cache.getTargetCache();
+        Cache target = wrapped instanceof TransactionAwareCacheDecorator decorator ? decorator.getTargetCache() : wrapped;
         List<CacheMeterBinderProvider<?>> others = providers.orderedStream()
                 .filter(provider -> !(provider instanceof SingleFlightCacheMeterBinderProvider))
                 .toList();

@@ -24,7 +24,12 @@ import org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConf
 import org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import org.springframework.boot.cache.autoconfigure.metrics.CacheMetricsAutoConfiguration;
+import org.springframework.cache.Cache;
 import org.springframework.cache.CacheManager;
+import org.springframework.cache.transaction.TransactionAwareCacheDecorator;
+import org.springframework.cache.transaction.TransactionAwareCacheManagerProxy;
 import org.springframework.cache.caffeine.CaffeineCacheManager;
 import org.springframework.cache.concurrent.ConcurrentMapCacheManager;
 
@@ -129,6 +134,26 @@ class SingleFlightCacheLocalTests {
 
                     assertThat(new HashSet<>(results)).hasSize(1);
                     assertThat(quotes.loads()).isOne();
+                });
+    }
+
+    @Test
+    void transactionAwareCachesShouldKeepTheirMetrics() {
+        new ApplicationContextRunner()
+                .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration.class, LocksCacheAutoConfiguration.class,
+                        CacheMetricsAutoConfiguration.class))
+                .withUserConfiguration(SingleFlightCacheRedisTests.Caching.class)
+                .withPropertyValues("locks.cache.single-flight=true")
+                .withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+                .withBean("cacheManager", CacheManager.class,
+                        () -> new TransactionAwareCacheManagerProxy(new CaffeineCacheManager("quotes")))
+                .run(context -> {
+                    Cache quotes = context.getBean(CacheManager.class).getCache("quotes");
+                    assertThat(quotes).isInstanceOf(SingleFlightCache.class);
+                    assertThat(((SingleFlightCache) quotes).getTargetCache())
+                            .isInstanceOf(TransactionAwareCacheDecorator.class);
+                    assertThat(context.getBean(MeterRegistry.class).find("cache.size").tag("name", "quotes").meters())
+                            .isNotEmpty();
                 });
     }
 
