@@ -59,6 +59,15 @@ public class Quotes {
         return new PlainQuote(symbol);
     }
 
+    @Cacheable(cacheNames = "quotes", sync = true, key = "'failing-later-' + #symbol")
+    public CompletableFuture<String> failingLater(String symbol) {
+        loads.incrementAndGet();
+        return CompletableFuture.supplyAsync(() -> {
+            callers.awaitAll();
+            throw new QuoteUnavailableException(symbol);
+        });
+    }
+
     @CacheEvict(cacheNames = "quotes")
     public void evict(String symbol) {
     }

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -190,6 +191,28 @@ class SingleFlightCacheRedisTests {
             assertThat(loads(first) + loads(second)).isEqualTo(1);
             assertThat(new HashSet<>(quotes)).hasSize(1).allMatch(quote -> quote.toString().startsWith("ACME:"));
             assertThat(second.getBean(Quotes.class).quoteLater("ACME").join()).isEqualTo(quotes.get(0));
+        }));
+    }
+
+    @Test
+    void asynchronousLoaderExceptionShouldReachCallersOnBothNodesAndStoreNothing() {
+        String[] async = {"spring.cache.caffeine.spec=maximumSize=100"};
+        singleFlight("caffeine", async).withBean(CacheManagerCustomizer.class, Caching::asyncCaffeine).run(
+                first -> singleFlight("caffeine", async).withBean(CacheManagerCustomizer.class, Caching::asyncCaffeine)
+                        .run(second -> {
+            List<Object> outcomes = callers.runTogether(calls(first, second, node -> node.failingLater("ACME").join()));
+
+            assertThat(loads(first) + loads(second)).isEqualTo(1);
+            String failure = Quotes.QuoteUnavailableException.class.getName();
+            assertThat(outcomes).allSatisfy(outcome -> {
+                assertThat(outcome).isInstanceOf(CompletionException.class);
+                Throwable cause = ((Throwable) outcome).getCause();
+                assertThat(cause instanceof ComputeFailedException other ? other.originalClassName()
+                        : cause.getClass().getName()).isEqualTo(failure);
+            });
+            for (AssertableApplicationContext node : List.of(first, second)) {
+                assertThat(node.getBean(CacheManager.class).getCache("quotes").get("failing-later-ACME")).isNull();
+            }
         }));
     }
 
