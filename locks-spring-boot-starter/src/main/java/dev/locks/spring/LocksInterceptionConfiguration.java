@@ -86,7 +86,7 @@ class LocksInterceptionConfiguration {
     }
 
     /** The application's observations, looked up on the first call; none without an ObservationRegistry. */
-    private static Supplier<CallObservations> observations(ObjectProvider<CallObservations> observations) {
+    static Supplier<CallObservations> observations(ObjectProvider<CallObservations> observations) {
         return FirstLookup.of(() -> observations.getIfUnique(() -> CallObservations.NONE));
     }
 
@@ -140,7 +140,7 @@ class LocksInterceptionConfiguration {
      * loops or Reactor's parallel threads, would park there (BlockHound caught it in the Kotlin tests). Two first
      * calls may both look the bean up; a lookup of an existing singleton is idempotent and lock-free.
      */
-    private static final class FirstLookup<T> implements Supplier<T> {
+    static final class FirstLookup<T> implements Supplier<T> {
 
         private final Supplier<T> lookup;
 

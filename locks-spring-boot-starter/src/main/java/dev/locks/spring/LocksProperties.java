@@ -92,6 +92,8 @@ public class LocksProperties implements InitializingBean {
 
     private final Compute compute = new Compute();
 
+    private final Cache cache = new Cache();
+
     private final Endpoint endpoint = new Endpoint();
 
     private final Redis redis = new Redis();
@@ -302,6 +304,10 @@ public class LocksProperties implements InitializingBean {
         return compute;
     }
 
+    public Cache getCache() {
+        return cache;
+    }
+
     public Endpoint getEndpoint() {
         return endpoint;
     }
@@ -415,6 +421,36 @@ public class LocksProperties implements InitializingBean {
 
         public void setMaxBytes(DataSize maxBytes) {
             this.maxBytes = maxBytes;
+        }
+    }
+
+    /** {@code locks.cache.*}: Spring's cache abstraction ({@code @Cacheable}). */
+    public static class Cache {
+
+        /**
+         * Whether the misses of @Cacheable(sync = true), Cache.get(key, loader) and Cache.retrieve(key, loader) of
+         * the application's CacheManager beans are loaded once across all nodes of the backend, the other callers
+         * waiting for that value; off, Spring's caches are left as they are.
+         */
+        private boolean singleFlight;
+
+        /** The caches whose misses are loaded once across all nodes; empty for all of them. */
+        private Set<String> cacheNames = new LinkedHashSet<>();
+
+        public boolean isSingleFlight() {
+            return singleFlight;
+        }
+
+        public void setSingleFlight(boolean singleFlight) {
+            this.singleFlight = singleFlight;
+        }
+
+        public Set<String> getCacheNames() {
+            return cacheNames;
+        }
+
+        public void setCacheNames(Set<String> cacheNames) {
+            this.cacheNames = cacheNames;
         }
     }
 

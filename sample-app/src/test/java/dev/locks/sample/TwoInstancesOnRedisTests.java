@@ -8,6 +8,7 @@ import com.jayway.jsonpath.JsonPath;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.sample.jobs.BalanceReportJob;
 import dev.locks.sample.quotes.QuoteService;
+import dev.locks.sample.rates.RateService;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -122,28 +123,24 @@ class TwoInstancesOnRedisTests {
     @Test
     void quoteAskedOnBothInstancesAtOnceShouldBeComputedOnce() throws Exception {
         long before = computations();
-        ExecutorService pool = Executors.newFixedThreadPool(16);
-        try {
-            CountDownLatch start = new CountDownLatch(1);
-            List<Future<String>> answers = new ArrayList<>();
-            for (int i = 0; i < 16; i++) {
-                ConfigurableApplicationContext instance = (i % 2 == 0) ? first : second;
-                answers.add(pool.submit(() -> {
-                    start.await();
-                    return http(instance).get().uri("/quotes/SHARED").retrieve().body(String.class);
-                }));
-            }
-            start.countDown();
-            List<String> quotes = new ArrayList<>();
-            for (Future<String> answer : answers) {
-                quotes.add(answer.get(1, TimeUnit.MINUTES));
-            }
-            assertThat(new HashSet<>(quotes)).hasSize(1);
-            assertThat(computations() - before).isOne();
-        }
-        finally {
-            pool.shutdownNow();
-        }
+
+        List<String> quotes = getOnBothAtOnce("/quotes/SHARED", 16);
+
+        assertThat(new HashSet<>(quotes)).hasSize(1);
+        assertThat(computations() - before).isOne();
+    }
+
+    @Test
+    void rateMissedOnBothInstancesAtOnceShouldBeLoadedOnceAndCachedByEach() throws Exception {
+        long before = rateLoads();
+
+        List<String> rates = getOnBothAtOnce("/rates/XAU", 16);
+
+        assertThat(new HashSet<>(rates)).hasSize(1);
+        assertThat(rateLoads() - before).isOne();
+        // each instance's own Caffeine cache holds it now: no load, no wait
+        assertThat(http(second).get().uri("/rates/XAU").retrieve().body(String.class)).isEqualTo(rates.get(0));
+        assertThat(rateLoads() - before).isOne();
     }
 
     @Test
@@ -175,8 +172,37 @@ class TwoInstancesOnRedisTests {
         return first.getBean(BalanceReportJob.class).runs() + second.getBean(BalanceReportJob.class).runs();
     }
 
+    /** {@code callers} GETs of {@code path}, alternately on each instance, started together; their bodies. */
+    private static List<String> getOnBothAtOnce(String path, int callers) throws Exception {
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        try {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> answers = new ArrayList<>();
+            for (int i = 0; i < callers; i++) {
+                ConfigurableApplicationContext instance = (i % 2 == 0) ? first : second;
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return http(instance).get().uri(path).retrieve().body(String.class);
+                }));
+            }
+            start.countDown();
+            List<String> bodies = new ArrayList<>();
+            for (Future<String> answer : answers) {
+                bodies.add(answer.get(1, TimeUnit.MINUTES));
+            }
+            return bodies;
+        }
+        finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static long computations() {
         return first.getBean(QuoteService.class).computations() + second.getBean(QuoteService.class).computations();
+    }
+
+    private static long rateLoads() {
+        return first.getBean(RateService.class).loads() + second.getBean(RateService.class).loads();
     }
 
     private static DocumentContext get(ConfigurableApplicationContext instance, String path) {

@@ -2,6 +2,7 @@ package dev.locks.benchmarks.spring;
 
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.locks.spring.LocksAutoConfiguration;
+import dev.locks.spring.LocksCacheAutoConfiguration;
 import java.time.Duration;
 import org.springframework.boot.Banner;
 import org.springframework.boot.WebApplicationType;
@@ -31,17 +32,23 @@ public final class BenchmarkContext {
     }
 
     public static ConfigurableApplicationContext start() {
+        return start(new String[0]);
+    }
+
+    /** The context with {@code properties} ({@code name=value}) besides its own, say {@code locks.cache.*}. */
+    public static ConfigurableApplicationContext start(String... properties) {
         return new SpringApplicationBuilder(Beans.class)
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
                 .properties("locks.backend=local", "logging.level.root=warn",
                         "spring.main.register-shutdown-hook=false")
+                .properties(properties)
                 .run();
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration(LocksAutoConfiguration.class)
+    @ImportAutoConfiguration({LocksAutoConfiguration.class, LocksCacheAutoConfiguration.class})
     @EnableCaching
     static class Beans {
 

@@ -68,15 +68,18 @@ public final class CallNames {
         };
     }
 
-    /** Sets the current name ({@code null}: none); returns the one before, for {@link #restore}. */
-    static String enter(String name) {
+    /**
+     * Sets the current name ({@code null}: none); returns the one before, for {@link #restore}. For the starter's
+     * own callers of the cache (the interceptors, and {@code dev.locks.spring.cache} for Spring's caches).
+     */
+    public static String enter(String name) {
         String previous = CURRENT.get();
         restore(name);
         return previous;
     }
 
     /** Sets the name back to what {@link #enter} returned. */
-    static void restore(String previous) {
+    public static void restore(String previous) {
         if (previous == null) {
             CURRENT.remove();
         }

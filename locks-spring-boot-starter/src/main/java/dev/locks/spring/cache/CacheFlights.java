@@ -1,0 +1,288 @@
+package dev.locks.spring.cache;
+
+import dev.locks.ComputeCache;
+import dev.locks.ComputeOutcome;
+import dev.locks.ComputeTicket;
+import dev.locks.LockUnavailableException;
+import dev.locks.spring.interceptor.CallNames;
+import dev.locks.spring.interceptor.CallObservations;
+import java.lang.reflect.UndeclaredThrowableException;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.function.Supplier;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.springframework.cache.Cache;
+import org.springframework.cache.Cache.ValueWrapper;
+import org.springframework.cache.interceptor.CacheOperationInvoker;
+
+/**
+ * The misses of {@link SingleFlightCache}s, each loaded once across all nodes with the {@link ComputeCache}'s
+ * protocol form ({@link ComputeCache#begin}, then {@link ComputeCache#complete} or {@link ComputeCache#fail}). The
+ * Spring cache stays the store of the values; the compute cache only coordinates the miss and carries its result:
+ * <ol>
+ *   <li>The caller that becomes the miss's computer looks the Spring cache up once more (another node may just have
+ *       stored the value in a shared cache), else calls its loader and puts the value into its cache.</li>
+ *   <li>It then invalidates the miss's key in the compute cache and completes its ticket: the compute cache hands the
+ *       value to every waiter, on this node as the object itself, on other nodes through the backend's store, but,
+ *       the key being invalidated, stores it nowhere beyond the miss (on Redis, its record keeps it for a few seconds
+ *       for the waiters of other nodes). So the compute cache never answers a later miss with a value of its own,
+ *       which could outlive an eviction or the Spring cache's own TTL.</li>
+ *   <li>Each waiter stores the value into its own node's cache ({@link Cache#putIfAbsent}: a shared cache, which has
+ *       it already, is not written again) and returns it.</li>
+ *   <li>A loader that throws fails the ticket: every waiter gets its exception (this node's the object itself, other
+ *       nodes' a {@link dev.locks.ComputeFailedException} with its class name and message), and nothing is stored.</li>
+ *   <li>A value that the backend cannot carry (on Redis, one that its serializer refuses: not
+ *       {@link java.io.Serializable}, or outside {@code locks.redis.serialization.allowed-classes}) fails the call
+ *       and its waiters with the serializer's {@link IllegalArgumentException}, and is evicted from the computer's
+ *       cache again, as the compute cache does with a value it cannot store.</li>
+ * </ol>
+ * Every miss runs under the cache's name ({@link CallNames}), so the {@code locks.compute} meters of the compute
+ * cache's events carry {@code name} = the cache's name, and inside an Observation {@code locks.compute} of that name;
+ * the loader runs under its caller's name. A miss waits as long as the compute cache's defaults say
+ * ({@code locks.compute.timeout}: a loader slower than that is taken over by a waiter).
+ */
+final class CacheFlights {
+
+    private static final Log logger = LogFactory.getLog(CacheFlights.class);
+
+    private final Supplier<ComputeCache> computeCache;
+
+    private final Supplier<CallObservations> observations;
+
+    private final Executor waits;
+
+    /**
+     * @param computeCache looked up on the first miss
+     * @param observations looked up on the first miss
+     * @param waits where the asynchronous misses ({@link Cache#retrieve(Object, Supplier)}) wait, off the caller's
+     *        thread
+     */
+    CacheFlights(Supplier<ComputeCache> computeCache, Supplier<CallObservations> observations, Executor waits) {
+        this.computeCache = computeCache;
+        this.observations = observations;
+        this.waits = waits;
+    }
+
+    /** The miss of {@link SingleFlightCache#get(Object, Callable)}. */
+    @SuppressWarnings("unchecked")
+    <T> T load(SingleFlightCache cache, Object key, Callable<T> loader) {
+        ComputeCache values = computeCache.get();
+        String name = cache.getName();
+        String caller = CallNames.enter(name);
+        try {
+            return (T) observations.get().observe(CallObservations.COMPUTE, name, values.backend(), () -> {
+                ComputeOutcome outcome = values.begin(cache.flightKey(key), values.defaultOptions(), "");
+                if (outcome instanceof ComputeOutcome.Compute turn) {
+                    return compute(cache, key, loader, values, turn.ticket(), caller);
+                }
+                return received(cache, key, loader, outcome);
+            });
+        }
+        catch (RuntimeException | Error ex) {
+            throw ex;
+        }
+        catch (Throwable ex) { // nothing above throws a checked exception
+            throw new UndeclaredThrowableException(ex);
+        }
+        finally {
+            CallNames.restore(caller);
+        }
+    }
+
+    /** The computer's part of a synchronous miss. */
+    private Object compute(SingleFlightCache cache, Object key, Callable<?> loader, ComputeCache values,
+            ComputeTicket ticket, String caller) {
+        Cache target = cache.getTargetCache();
+        ValueWrapper cached;
+        try {
+            cached = target.get(key);
+        }
+        catch (RuntimeException | Error ex) {
+            failQuietly(values, ticket, ex);
+            throw ex;
+        }
+        if (cached != null) {
+            complete(values, cache.flightKey(key), ticket, cached.get(), () -> {
+            });
+            return cached.get();
+        }
+        Object value;
+        try {
+            value = callUnder(caller, loader);
+        }
+        catch (Throwable ex) {
+            failQuietly(values, ticket, original(ex));
+            throw new Cache.ValueRetrievalException(key, loader, ex);
+        }
+        try {
+            target.put(key, value);
+        }
+        catch (RuntimeException | Error ex) { // the cache's own refusal (a null it does not allow, its serializer)
+            failQuietly(values, ticket, ex);
+            throw ex;
+        }
+        complete(values, cache.flightKey(key), ticket, value, () -> target.evict(key));
+        return value;
+    }
+
+    /**
+     * Hands {@code value} to the miss's waiters without leaving it in the compute cache. A backend that cannot carry
+     * the value fails the call (and the waiters, which the compute cache has failed already), after {@code undo}; a
+     * backend that cannot be reached fails this node's waiters (the compute cache does that) but not the computer,
+     * whose value is loaded and stored.
+     */
+    private static void complete(ComputeCache values, String flightKey, ComputeTicket ticket, Object value,
+            Runnable undo) {
+        try {
+            values.invalidate(flightKey);
+        }
+        catch (RuntimeException ex) {
+            failQuietly(values, ticket, ex); // completing now would store the value where no eviction reaches it
+            return;
+        }
+        try {
+            values.complete(ticket, value, null);
+        }
+        catch (LockUnavailableException ex) {
+            logger.debug("Could not hand the value of '" + flightKey + "' to its waiters", ex);
+        }
+        catch (RuntimeException ex) {
+            undo.run();
+            throw ex;
+        }
+    }
+
+    /** What a waiter received: stored into its own cache, or the computer's failure thrown. */
+    private static Object received(SingleFlightCache cache, Object key, Callable<?> loader, ComputeOutcome outcome) {
+        if (outcome instanceof ComputeOutcome.Failed failed) {
+            throw new Cache.ValueRetrievalException(key, loader, asLoaderCause(failed.error()));
+        }
+        Object value = outcome instanceof ComputeOutcome.Hit hit ? hit.value() : ((ComputeOutcome.Value) outcome).value();
+        cache.getTargetCache().putIfAbsent(key, value);
+        return value;
+    }
+
+    /** The miss of {@link SingleFlightCache#retrieve(Object, Supplier)}: waits on {@link #waits}. */
+    <T> CompletableFuture<T> loadAsync(SingleFlightCache cache, Object key, Supplier<CompletableFuture<T>> loader) {
+        ComputeCache values = computeCache.get();
+        String name = cache.getName();
+        CallObservations.Stop observed = observations.get().start(CallObservations.COMPUTE, name, values.backend());
+        CompletableFuture<T> result = new CompletableFuture<>();
+        try {
+            waits.execute(() -> beginAsync(cache, key, loader, values, result));
+        }
+        catch (RuntimeException ex) { // rejected: the executor is shut down
+            result.completeExceptionally(ex);
+        }
+        return result.whenComplete((value, error) -> observed.stop(error));
+    }
+
+    @SuppressWarnings("unchecked")
+    private <T> void beginAsync(SingleFlightCache cache, Object key, Supplier<CompletableFuture<T>> loader,
+            ComputeCache values, CompletableFuture<T> result) {
+        String name = cache.getName();
+        ComputeOutcome outcome;
+        String caller = CallNames.enter(name);
+        try {
+            outcome = values.begin(cache.flightKey(key), values.defaultOptions(), "");
+        }
+        catch (RuntimeException | Error ex) {
+            result.completeExceptionally(ex);
+            return;
+        }
+        finally {
+            CallNames.restore(caller);
+        }
+        if (outcome instanceof ComputeOutcome.Failed failed) {
+            result.completeExceptionally(failed.error());
+        }
+        else if (outcome instanceof ComputeOutcome.Compute turn) {
+            computeAsync(cache, loader, values, turn.ticket(), result);
+        }
+        else {
+            result.complete((T) (outcome instanceof ComputeOutcome.Hit hit ? hit.value()
+                    : ((ComputeOutcome.Value) outcome).value()));
+        }
+    }
+
+    /**
+     * The computer's part of an asynchronous miss: the wrapped cache stores what the returned future brings, as it
+     * does with its own loader's; the ticket is settled on {@link #waits}, never on the loader's thread (an event
+     * loop, maybe).
+     */
+    private <T> void computeAsync(SingleFlightCache cache, Supplier<CompletableFuture<T>> loader, ComputeCache values,
+            ComputeTicket ticket, CompletableFuture<T> result) {
+        CompletableFuture<T> loading;
+        try {
+            loading = callUnder(null, loader::get);
+        }
+        catch (Throwable ex) {
+            failQuietly(values, ticket, ex);
+            result.completeExceptionally(ex);
+            return;
+        }
+        loading.whenCompleteAsync((value, error) -> {
+            String previous = CallNames.enter(cache.getName());
+            try {
+                if (error != null) {
+                    Throwable cause = error instanceof CompletionException && error.getCause() != null
+                            ? error.getCause() : error;
+                    failQuietly(values, ticket, cause);
+                    result.completeExceptionally(cause);
+                    return;
+                }
+                complete(values, ticket.key(), ticket, value, () -> {
+                });
+                result.complete(value);
+            }
+            catch (RuntimeException | Error ex) {
+                result.completeExceptionally(ex);
+            }
+            finally {
+                CallNames.restore(previous);
+            }
+        }, waits);
+    }
+
+    /** Runs the loader under its caller's name, so that its own calls are not counted as this cache's. */
+    private static <T> T callUnder(String name, Callable<T> loader) throws Exception {
+        String previous = CallNames.enter(name);
+        try {
+            return loader.call();
+        }
+        finally {
+            CallNames.restore(previous);
+        }
+    }
+
+    /** Fails the ticket for its waiters; the caller throws its own exception whatever becomes of this. */
+    private static void failQuietly(ComputeCache values, ComputeTicket ticket, Throwable error) {
+        try {
+            values.fail(ticket, error);
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not hand the failure of loading '" + ticket.key() + "' to its waiters; they take"
+                    + " over once its compute timeout ends", ex);
+        }
+    }
+
+    /**
+     * The exception a loader threw, without the wrapper of Spring's cache interceptor around a method's exception,
+     * so that the waiters of other nodes learn the method's exception class.
+     */
+    private static Throwable original(Throwable thrown) {
+        return thrown instanceof CacheOperationInvoker.ThrowableWrapper wrapper ? wrapper.getOriginal() : thrown;
+    }
+
+    /**
+     * The cause of a waiter's {@code ValueRetrievalException}: Spring's cache interceptor rethrows a runtime
+     * exception or error as it is, and unwraps a checked one only from its own wrapper, as its loader gives it.
+     */
+    private static Throwable asLoaderCause(Throwable error) {
+        return error instanceof RuntimeException || error instanceof Error ? error
+                : new CacheOperationInvoker.ThrowableWrapper(error);
+    }
+}
