@@ -61,10 +61,12 @@ class AsyncAcquireTest {
     void anUnreachableStoreShouldFailTheFutureWithAnOutageOnTheRegistrysThread() throws Exception {
         InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
         try (EngineLockRegistry registry = registry(server, LocksObserver.NONE)) {
+            Lease holder = registry.acquire(List.of("k")); // so that the future completes after thenApply is attached
             CompletableFuture<String> taken = registry.acquireAsync(List.of("k"), WAIT).thenApply(lease -> {
                 lease.close();
                 return Thread.currentThread().getName();
             });
+            holder.close();
             assertThat(Threads.get(taken)).as("completed on the registry's pool, not the caller's nor a client's")
                     .startsWith("locks-shared-async-");
 
