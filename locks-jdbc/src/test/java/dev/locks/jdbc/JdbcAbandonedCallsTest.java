@@ -8,7 +8,6 @@ import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
 import dev.locks.LockUnavailableException;
 import dev.locks.jdbc.test.PostgresServerExtension;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -21,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -128,10 +126,8 @@ class JdbcAbandonedCallsTest {
     void afterAPauseOfTheDatabaseANodesAbandonedAcquireShouldNotHoldTheKey() throws Exception {
         JdbcLockRegistry first = node();
         JdbcLockRegistry second = node();
-        List<Long> processes = Stream.concat(Stream.of(postgres.server().pid()),
-                ProcessHandle.of(postgres.server().pid()).orElseThrow().descendants().map(ProcessHandle::pid)).toList();
 
-        signal("STOP", processes);
+        postgres.server().pause();
         try {
             Future<?> abandoned = threads.submit(() -> first.acquire(List.of("paused"),
                     AcquireOptions.defaults().withWaitTime(Duration.ofMillis(200))));
@@ -139,7 +135,7 @@ class JdbcAbandonedCallsTest {
                     .isInstanceOf(LockUnavailableException.class);
             Thread.sleep(8000 - 1000);
         } finally {
-            signal("CONT", processes);
+            postgres.server().resume();
         }
 
         // the default lock timeout is 30 s: a lock the abandoned acquire committed would block until then
@@ -153,13 +149,5 @@ class JdbcAbandonedCallsTest {
                     return true;
                 }).orElse(false));
         assertThat(postgres.server().queryLong("SELECT count(*) FROM locks_lock")).isZero();
-    }
-
-    /** Sends {@code kill -<signal>} to the test's own server processes, by pid. */
-    private static void signal(String signal, List<Long> pids) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
-        pids.forEach(pid -> command.add(Long.toString(pid)));
-        Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 }
