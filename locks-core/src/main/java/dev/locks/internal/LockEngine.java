@@ -140,12 +140,13 @@ public final class LockEngine implements AutoCloseable {
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         long timeoutNanos = opening(timeoutNanos(options));
         long start = clock.nanoTime();
-        Waiter waiter = backing.queuesFirstAttempt(options) ? queues.newWaiter(keysOf(solo, sorted)) : null;
+        Waiter waiter = backing.queuesFirstAttempt(options) ? newWaiter(keysOf(solo, sorted), options, start) : null;
         try {
             for (int attempt = 0; ; attempt++) {
                 int seen = waiter == null ? 0 : waiter.signals();
-                Attempt outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos, waiter,
-                        true);
+                long now = attempt == 0 ? start : clock.nanoTime();
+                Attempt outcome = attempt(solo, sorted, now, timeoutNanos, waiter, true,
+                        Retries.storeWaitNanos(options, attempt, now - start));
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
@@ -160,7 +161,7 @@ public final class LockEngine implements AutoCloseable {
                             Duration.ofNanos(clock.nanoTime() - start));
                 }
                 if (waiter == null) {
-                    waiter = queues.newWaiter(keysOf(solo, sorted));
+                    waiter = newWaiter(keysOf(solo, sorted), options, start);
                 }
                 enlist(waiter, blocked);
                 if (pause == 0 || blocked.by().released()) {
@@ -180,6 +181,13 @@ public final class LockEngine implements AutoCloseable {
                 backing.left(waiter); // nothing stays behind, here or in a store
             }
         }
+    }
+
+    /** A waiter whose wait ends when {@code options}' wait time from {@code start} does, if it has one. */
+    private Waiter newWaiter(String[] keys, AcquireOptions options, long start) {
+        Waiter waiter = queues.newWaiter(keys);
+        options.waitTime().ifPresent(waitTime -> waiter.waitEnds(start + Nanos.of(waitTime)));
+        return waiter;
     }
 
     /**
@@ -240,7 +248,7 @@ public final class LockEngine implements AutoCloseable {
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         long timeoutNanos = opening(timeoutNanos(options));
         long start = clock.nanoTime();
-        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, null, !detached);
+        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, null, !detached, RemoteLockStore.ONE_ATTEMPT);
         if (outcome instanceof Attempt.Blocked) {
             if (!detached) {
                 observe(AcquireResult.TIMEOUT, start);
@@ -273,12 +281,13 @@ public final class LockEngine implements AutoCloseable {
 
     /**
      * One attempt, on the one-key path or over sorted keys. {@code waiter} is the caller's place in the wait
-     * queues, {@code null} before it has waited.
+     * queues, {@code null} before it has waited; {@code waitNanos} how long a remote store may make the attempt
+     * wait for its own resources ({@link Retries#storeWaitNanos}).
      */
     private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, Waiter waiter,
-            boolean reenter) {
-        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, reenter)
-                : attempt(sorted, nowNanos, timeoutNanos, waiter, reenter);
+            boolean reenter, long waitNanos) {
+        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, reenter, waitNanos)
+                : attempt(sorted, nowNanos, timeoutNanos, waiter, reenter, waitNanos);
     }
 
     /**
@@ -299,7 +308,8 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
-    private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter) {
+    private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter,
+            long waitNanos) {
         Thread caller = Thread.currentThread();
         Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
         if (older != null) {
@@ -312,7 +322,7 @@ public final class LockEngine implements AutoCloseable {
             return mine;
         }
         if (taken == LockTable.REENTRY) {
-            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter, reenter);
+            return attempt(new String[] {key}, nowNanos, timeoutNanos, waiter, reenter, waitNanos);
         }
         return new Attempt.Blocked(taken, 0);
     }
@@ -321,7 +331,8 @@ public final class LockEngine implements AutoCloseable {
      * One all-or-nothing pass over the sorted keys: in the table, then (the new ones) in the backing; whatever
      * stops it, everything it took is rolled back.
      */
-    private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter) {
+    private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, Waiter waiter, boolean reenter,
+            long waitNanos) {
         Thread caller = Thread.currentThread();
         TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
@@ -336,7 +347,7 @@ public final class LockEngine implements AutoCloseable {
         }
         Blocker blocker;
         try {
-            blocker = backing.take(lease, timeoutNanos, waiter);
+            blocker = backing.take(lease, timeoutNanos, waiter, waitNanos);
         } catch (RuntimeException | Error e) {
             rollback(lease, keys.length, waiter);
             throw e;
@@ -393,6 +404,9 @@ public final class LockEngine implements AutoCloseable {
 
     /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
     private String blocked(Blocker blocker) {
+        if (blocker instanceof Blocker.Busy busy) {
+            return busy.reason();
+        }
         String holder = blocker instanceof LockEntry entry
                 ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos())
                 : backing.holderElsewhere(blocker.key());

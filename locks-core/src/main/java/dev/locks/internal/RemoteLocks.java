@@ -8,6 +8,7 @@ import dev.locks.spi.RemoteLockStore;
 import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Ownership;
 import dev.locks.spi.RemoteLockStore.RemoteLock;
+import dev.locks.spi.StoreBusyException;
 import java.lang.System.Logger.Level;
 import java.net.InetAddress;
 import java.time.Instant;
@@ -81,11 +82,12 @@ final class RemoteLocks implements AutoCloseable {
     /**
      * Takes in the store the keys that {@code lease} took in the table (not those it re-entered), and leaves
      * the store's fencing token in {@code lease.token}. A {@code waiter} (null on a first attempt) waits
-     * its turn there: not taken, it keeps its place in the store's queues of the keys up to the one in its way.
+     * its turn there: not taken, it keeps its place in the store's queues of the keys up to the one in its way. A
+     * store that could not make the call within {@code waitNanos} (busy) made none: that blocks too.
      *
      * @return {@code null} when taken (or nothing was new), else what blocks: the caller rolls back
      */
-    Blocker take(TableLease lease, long timeoutNanos, Waiter waiter) {
+    Blocker take(TableLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
         List<String> created = new ArrayList<>(lease.keys.length);
         for (LockEntry entry : lease.entries) {
             if (entry.createdBy(lease)) {
@@ -103,7 +105,10 @@ final class RemoteLocks implements AutoCloseable {
                 Thread.currentThread().getName() + " @ " + node);
         Attempt attempt;
         try {
-            attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos), waiter == null ? null : ticket(waiter));
+            attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos), waiter == null ? null : ticket(waiter),
+                    waitNanos);
+        } catch (StoreBusyException e) {
+            return new Blocker.Busy(created.get(0), e.getMessage());
         } catch (PartlyUnavailableException e) {
             undoLater(created, e.unreached(), lease.ownerId, timeoutNanos);
             throw e;
@@ -134,7 +139,7 @@ final class RemoteLocks implements AutoCloseable {
             return; // placed there lately: no round trip for every wake-up in this node's table
         }
         try {
-            long order = store.enqueue(keys, ticket(waiter));
+            long order = store.enqueue(keys, ticket(waiter), waiter.storeWaitNanos(clock.nanoTime()));
             if (order > 0) {
                 placed(waiter, order, keys);
             }
@@ -160,8 +165,8 @@ final class RemoteLocks implements AutoCloseable {
         List<String> keys = List.copyOf(waiter.remoteKeys);
         waiter.remoteKeys.clear();
         try {
-            store.dequeue(keys, waiter.remoteId);
-        } catch (LockUnavailableException e) { // called in a finally: never hides what ended the wait
+            store.dequeue(keys, waiter.remoteId, waiter.storeWaitNanos(clock.nanoTime()));
+        } catch (LockUnavailableException | StoreBusyException e) { // in a finally: never hides what ended the wait
             Set<String> unreached = StoreRetries.unreached(e);
             List<String> left = unreached == null ? keys : keys.stream().filter(unreached::contains).toList();
             LOG.log(Level.DEBUG, () -> "could not take a waiter for " + left + " out of the lock store's queues; "

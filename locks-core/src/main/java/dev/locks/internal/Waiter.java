@@ -1,5 +1,6 @@
 package dev.locks.internal;
 
+import dev.locks.spi.RemoteLockStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.LinkedHashSet;
@@ -44,6 +45,9 @@ final class Waiter {
     long remoteOrder;
     final Set<String> remoteKeys = new LinkedHashSet<>();
     long remotePlacedNanos;
+    /** When its acquire's wait time ends (the engine's clock), if it has one: its calls to a store wait no longer. */
+    private boolean waitBounded;
+    private long waitEndsNanos;
     @SuppressWarnings("unused") // through SIGNALS
     private volatile int signals;
 
@@ -51,6 +55,19 @@ final class Waiter {
         this.thread = thread;
         this.order = order;
         this.keys = keys;
+    }
+
+    void waitEnds(long nanos) {
+        waitBounded = true;
+        waitEndsNanos = nanos;
+    }
+
+    /**
+     * How long its calls to a remote store may still wait for the store's own resources at {@code nowNanos}: what is
+     * left of its wait time, or {@link RemoteLockStore#UNBOUNDED_WAIT} without one.
+     */
+    long storeWaitNanos(long nowNanos) {
+        return waitBounded ? Math.max(0, waitEndsNanos - nowNanos) : RemoteLockStore.UNBOUNDED_WAIT;
     }
 
     int signals() {
