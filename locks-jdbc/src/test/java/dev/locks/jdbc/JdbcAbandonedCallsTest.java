@@ -39,24 +39,19 @@ class JdbcAbandonedCallsTest {
     private static final int NODES = 3;
     private static final int CONNECTIONS = 2;
 
-    private final List<JdbcLockRegistry> nodes = new ArrayList<>();
+    private final ReadyNodes nodes = new ReadyNodes(postgres.server());
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @AfterEach
     void tearDown() throws InterruptedException {
         threads.shutdownNow();
         assertThat(threads.awaitTermination(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        nodes.forEach(JdbcLockRegistry::close);
+        nodes.close();
     }
 
     /** A node: a registry on a data source of its own (its own listening connection), with a 1 s round trip. */
     private JdbcLockRegistry node() {
-        JdbcLockRegistry node = JdbcLockRegistry.builder(postgres.server().dataSource()).initializeSchema(true)
-                .connections(CONNECTIONS).timeout(Duration.ofSeconds(1)).cleanupInterval(Duration.ZERO).build();
-        nodes.add(node);
-        await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0
-                && node.store().connections().idleCount() == CONNECTIONS);
-        return node;
+        return nodes.node(CONNECTIONS, Duration.ofSeconds(1));
     }
 
     /** Client connections to the server other than the asking one. */
@@ -81,7 +76,7 @@ class JdbcAbandonedCallsTest {
         try (Connection migration = postgres.server().connect(); Statement statement = migration.createStatement()) {
             migration.setAutoCommit(false);
             statement.execute("LOCK TABLE locks_lock IN ACCESS EXCLUSIVE MODE");
-            for (JdbcLockRegistry node : nodes) {
+            for (JdbcLockRegistry node : nodes.all()) {
                 for (int t = 0; t < 3; t++) {
                     String key = "migrating-" + t;
                     callers.add(threads.submit(() -> {
@@ -117,7 +112,7 @@ class JdbcAbandonedCallsTest {
                 .isLessThanOrEqualTo(owned);
         Thread.sleep(3000); // what the server still ran for callers that gave up would have committed by now
         assertThat(postgres.server().queryLong("SELECT count(*) FROM locks_lock")).as("ghost locks").isZero();
-        for (JdbcLockRegistry node : nodes) {
+        for (JdbcLockRegistry node : nodes.all()) {
             assertThat(node.heldLocks()).isEmpty();
         }
     }

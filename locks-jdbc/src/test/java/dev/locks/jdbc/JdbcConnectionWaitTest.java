@@ -46,23 +46,18 @@ class JdbcConnectionWaitTest {
     /** What the bounds allow beyond the promise, for a loaded machine's scheduling. */
     private static final Duration SLACK = Duration.ofSeconds(1);
 
-    private final List<JdbcLockRegistry> nodes = new ArrayList<>();
+    private final ReadyNodes nodes = new ReadyNodes(postgres.server());
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @AfterEach
     void tearDown() throws InterruptedException {
         threads.shutdownNow();
         assertThat(threads.awaitTermination(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        nodes.forEach(JdbcLockRegistry::close);
+        nodes.close();
     }
 
     private JdbcLockRegistry node(Duration roundTrip) {
-        JdbcLockRegistry node = JdbcLockRegistry.builder(postgres.server().dataSource()).initializeSchema(true)
-                .connections(CONNECTIONS).timeout(roundTrip).cleanupInterval(Duration.ZERO).build();
-        nodes.add(node);
-        await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0
-                && node.store().connections().idleCount() == CONNECTIONS);
-        return node;
+        return nodes.node(CONNECTIONS, roundTrip);
     }
 
     /** How one caller's call ended, and after how long. */
