@@ -186,7 +186,7 @@ public final class LockEngine implements AutoCloseable {
     /** A waiter whose wait ends when {@code options}' wait time from {@code start} does, if it has one. */
     private Waiter newWaiter(String[] keys, AcquireOptions options, long start) {
         Waiter waiter = queues.newWaiter(keys);
-        options.waitTime().ifPresent(waitTime -> waiter.waitEnds(start + Nanos.of(waitTime)));
+        options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
         return waiter;
     }
 

@@ -45,9 +45,12 @@ final class Waiter {
     long remoteOrder;
     final Set<String> remoteKeys = new LinkedHashSet<>();
     long remotePlacedNanos;
-    /** When its acquire's wait time ends (the engine's clock), if it has one: its calls to a store wait no longer. */
-    private boolean waitBounded;
-    private long waitEndsNanos;
+    /**
+     * Its acquire's wait time ({@link RemoteLockStore#UNBOUNDED_WAIT} without one) and when the acquire began (the
+     * engine's clock): its calls to a store wait no longer than what is left of it.
+     */
+    private long waitNanos = RemoteLockStore.UNBOUNDED_WAIT;
+    private long waitStartNanos;
     @SuppressWarnings("unused") // through SIGNALS
     private volatile int signals;
 
@@ -57,9 +60,9 @@ final class Waiter {
         this.keys = keys;
     }
 
-    void waitEnds(long nanos) {
-        waitBounded = true;
-        waitEndsNanos = nanos;
+    void waits(long startNanos, long nanos) {
+        waitStartNanos = startNanos;
+        waitNanos = nanos;
     }
 
     /**
@@ -67,7 +70,8 @@ final class Waiter {
      * left of its wait time, or {@link RemoteLockStore#UNBOUNDED_WAIT} without one.
      */
     long storeWaitNanos(long nowNanos) {
-        return waitBounded ? Math.max(0, waitEndsNanos - nowNanos) : RemoteLockStore.UNBOUNDED_WAIT;
+        return waitNanos == RemoteLockStore.UNBOUNDED_WAIT ? waitNanos
+                : Math.max(0, waitNanos - (nowNanos - waitStartNanos));
     }
 
     int signals() {
