@@ -157,12 +157,18 @@ final class RemoteLocks implements AutoCloseable {
         }
     }
 
-    /** Takes {@code waiter}'s ticket out of the store's queues: it gave up. Unreachable: the ticket expires. */
+    /**
+     * Takes {@code waiter}'s ticket out of the store's queues of every one of its keys, once it was placed in any: it
+     * gave up (or got its keys). Every key, not only those this node knows it was placed at: a store spread over
+     * slots takes them in its own order, and queues a blocked waiter again on the keys it took and gave back, which
+     * may sort after the key in its way (such a ticket, left to expire, refused every newcomer to its key until then).
+     * Unreachable: retried in the background until the ticket expires.
+     */
     void dequeue(Waiter waiter) {
         if (waiter.remoteKeys.isEmpty()) {
             return;
         }
-        List<String> keys = List.copyOf(waiter.remoteKeys);
+        List<String> keys = List.of(waiter.keys);
         waiter.remoteKeys.clear();
         try {
             store.dequeue(keys, waiter.remoteId, waiter.storeWaitNanos(clock.nanoTime()));
