@@ -108,7 +108,7 @@ class StoreWaitTest {
         Lease held = node(server.node(true)).acquire(List.of("held"));
         store.busyDequeue = true;
 
-        assertThatThrownBy(() -> node.acquire(List.of("held"), AcquireOptions.defaults()
+        assertThatThrownBy(() -> node.acquire(List.of("held"), AcquireOptions.defaults().withInfiniteRetries()
                 .withWaitTime(Duration.ofMillis(100)))).isInstanceOf(LockTimeoutException.class);
         assertThat(store.dequeueWaits).as("the leaving waiter's own try, with nothing left of its wait")
                 .containsExactly(0L);
