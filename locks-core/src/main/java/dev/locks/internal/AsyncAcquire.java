@@ -95,7 +95,7 @@ final class AsyncAcquire {
     private boolean settledInline() {
         Attempt outcome;
         try {
-            outcome = engine.attemptAsync(solo, sorted, start, timeoutNanos, options, null, requester);
+            outcome = engine.attemptAsync(solo, sorted, start, timeoutNanos, options, 0, 0, null, requester);
         } catch (RuntimeException | Error e) {
             settled = true;
             engine.observe(context, AcquireResult.ERROR, start);
@@ -170,8 +170,8 @@ final class AsyncAcquire {
         for (;;) {
             seen = waiter == null ? 0 : waiter.signals();
             long now = engine.clock().nanoTime();
-            Attempt outcome = engine.attemptAsync(solo, sorted, attempt == 0 ? start : now, timeoutNanos, options, waiter,
-                    requester);
+            Attempt outcome = engine.attemptAsync(solo, sorted, attempt == 0 ? start : now, timeoutNanos, options,
+                    attempt, now - start, waiter, requester);
             if (!(outcome instanceof Attempt.Blocked blocked)) {
                 succeed((Lease) outcome);
                 return;

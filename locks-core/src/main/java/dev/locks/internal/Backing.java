@@ -27,9 +27,12 @@ interface Backing extends AutoCloseable {
      * Takes in the backing the keys that {@code lease} newly took in the table, leaving in {@code lease.token}
      * the token the backing issued for them (0 when it issues none; see {@link LeaseTokens#settle}).
      *
+     * @param waitNanos how long the caller can still wait for the backing to make the call, as a remote store takes it
+     *        ({@link dev.locks.spi.RemoteLockStore#tryAcquire(List, dev.locks.spi.RemoteLockStore.Owner, long,
+     *        dev.locks.spi.RemoteLockStore.Ticket, long)})
      * @return {@code null} when taken, else what blocks (the caller rolls back)
      */
-    Blocker take(TableLease lease, long timeoutNanos, Waiter waiter);
+    Blocker take(TableLease lease, long timeoutNanos, Waiter waiter, long waitNanos);
 
     /**
      * {@code waiter} was put in this node's queues of its keys up to the one of index {@code blockedAt}, which is

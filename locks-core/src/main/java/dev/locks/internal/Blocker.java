@@ -14,6 +14,17 @@ interface Blocker {
      */
     boolean released();
 
+    /**
+     * Not a holder: the remote store could not make the attempt within the caller's wait, its own resources all
+     * being in use ({@link dev.locks.spi.StoreBusyException}); {@code reason} is the store's sentence for it.
+     */
+    record Busy(String key, String reason) implements Blocker {
+        @Override
+        public boolean released() {
+            return false;
+        }
+    }
+
     /** A blocker that is not a table entry: a key held elsewhere, or claimed by an older waiter. */
     static Blocker of(String key, BooleanSupplier released) {
         return new Blocker() {

@@ -154,12 +154,13 @@ public final class LockEngine implements AutoCloseable {
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         long timeoutNanos = opening(timeoutNanos(options), holdNanos);
         long start = clock.nanoTime();
-        Waiter waiter = backing.queuesFirstAttempt(options) ? queues.newWaiter(keysOf(solo, sorted)) : null;
+        Waiter waiter = backing.queuesFirstAttempt(options) ? newWaiter(keysOf(solo, sorted), options, start) : null;
         try {
             for (int attempt = 0; ; attempt++) {
                 int seen = waiter == null ? 0 : waiter.signals();
-                Attempt outcome = attempt(solo, sorted, attempt == 0 ? start : clock.nanoTime(), timeoutNanos,
-                        holdNanos, waiter, Thread.currentThread(), true);
+                long now = attempt == 0 ? start : clock.nanoTime();
+                Attempt outcome = attempt(solo, sorted, now, timeoutNanos, holdNanos, waiter, Thread.currentThread(),
+                        true, Retries.storeWaitNanos(options, attempt, now - start));
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
@@ -174,7 +175,7 @@ public final class LockEngine implements AutoCloseable {
                             Duration.ofNanos(clock.nanoTime() - start));
                 }
                 if (waiter == null) {
-                    waiter = queues.newWaiter(keysOf(solo, sorted));
+                    waiter = newWaiter(keysOf(solo, sorted), options, start);
                 }
                 enlist(waiter, blocked);
                 if (pause == 0 || blocked.by().released()) {
@@ -194,6 +195,13 @@ public final class LockEngine implements AutoCloseable {
                 backing.left(waiter); // nothing stays behind, here or in a store
             }
         }
+    }
+
+    /** A waiter whose wait ends when {@code options}' wait time from {@code start} does, if it has one. */
+    private Waiter newWaiter(String[] keys, AcquireOptions options, long start) {
+        Waiter waiter = queues.newWaiter(keys);
+        options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
+        return waiter;
     }
 
     /**
@@ -279,8 +287,9 @@ public final class LockEngine implements AutoCloseable {
 
     /** One attempt of an asynchronous acquire asked for by {@code requester}: re-enters nothing, takes detached. */
     Attempt attemptAsync(String solo, String[] sorted, long nowNanos, long timeoutNanos, AcquireOptions options,
-            Waiter waiter, Thread requester) {
-        return attempt(solo, sorted, nowNanos, timeoutNanos, holdNanos(options), waiter, requester, false);
+            int attempt, long elapsedNanos, Waiter waiter, Thread requester) {
+        return attempt(solo, sorted, nowNanos, timeoutNanos, holdNanos(options), waiter, requester, false,
+                Retries.storeWaitNanos(options, attempt, elapsedNanos));
     }
 
     Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire) {
@@ -348,7 +357,7 @@ public final class LockEngine implements AutoCloseable {
         long timeoutNanos = opening(timeoutNanos(options), holdNanos);
         long start = clock.nanoTime();
         Attempt outcome = attempt(solo, sorted, start, timeoutNanos, holdNanos, null, Thread.currentThread(),
-                !detached);
+                !detached, RemoteLockStore.ONE_ATTEMPT);
         if (outcome instanceof Attempt.Blocked) {
             if (!detached) {
                 observe(AcquireResult.TIMEOUT, start);
@@ -382,12 +391,13 @@ public final class LockEngine implements AutoCloseable {
 
     /**
      * One attempt, on the one-key path or over sorted keys. {@code waiter} is the caller's place in the wait
-     * queues, {@code null} before it has waited.
+     * queues, {@code null} before it has waited; {@code waitNanos} how long a remote store may make the attempt
+     * wait for its own resources ({@link Retries#storeWaitNanos}).
      */
     private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, long holdNanos,
-            Waiter waiter, Thread caller, boolean reenter) {
-        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, caller, reenter)
-                : attempt(sorted, nowNanos, timeoutNanos, holdNanos, waiter, caller, reenter);
+            Waiter waiter, Thread caller, boolean reenter, long waitNanos) {
+        return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, caller, reenter, waitNanos)
+                : attempt(sorted, nowNanos, timeoutNanos, holdNanos, waiter, caller, reenter, waitNanos);
     }
 
     /**
@@ -409,7 +419,7 @@ public final class LockEngine implements AutoCloseable {
 
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
     private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter, Thread caller,
-            boolean reenter) {
+            boolean reenter, long waitNanos) {
         Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
         if (older != null) {
             return new Attempt.Blocked(older, 0);
@@ -422,7 +432,7 @@ public final class LockEngine implements AutoCloseable {
             return mine;
         }
         if (taken == LockTable.REENTRY) {
-            return attempt(new String[] {key}, nowNanos, timeoutNanos, 0, waiter, caller, reenter);
+            return attempt(new String[] {key}, nowNanos, timeoutNanos, 0, waiter, caller, reenter, waitNanos);
         }
         return new Attempt.Blocked(taken, 0);
     }
@@ -432,7 +442,7 @@ public final class LockEngine implements AutoCloseable {
      * stops it, everything it took is rolled back.
      */
     private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, long holdNanos, Waiter waiter,
-            Thread caller, boolean reenter) {
+            Thread caller, boolean reenter, long waitNanos) {
         TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, holdNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker = olderWaiter(keys[i], waiter, caller, reenter, nowNanos);
@@ -446,7 +456,7 @@ public final class LockEngine implements AutoCloseable {
         }
         Blocker blocker;
         try {
-            blocker = backing.take(lease, timeoutNanos, waiter);
+            blocker = backing.take(lease, timeoutNanos, waiter, waitNanos);
         } catch (RuntimeException | Error e) {
             rollback(lease, keys.length, waiter);
             throw e;
@@ -524,6 +534,9 @@ public final class LockEngine implements AutoCloseable {
 
     /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
     String blocked(Blocker blocker) {
+        if (blocker instanceof Blocker.Busy busy) {
+            return busy.reason();
+        }
         String holder = blocker instanceof LockEntry entry
                 ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos())
                 : backing.holderElsewhere(blocker.key());

@@ -42,7 +42,7 @@ final class MemoryBacking implements Backing {
     }
 
     @Override
-    public Blocker take(TableLease lease, long timeoutNanos, Waiter waiter) {
+    public Blocker take(TableLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
         return null; // taken in the table is taken
     }
 

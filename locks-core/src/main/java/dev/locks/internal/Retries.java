@@ -2,6 +2,7 @@ package dev.locks.internal;
 
 import dev.locks.AcquireOptions;
 import dev.locks.LockTimeoutException;
+import dev.locks.spi.RemoteLockStore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -34,6 +35,24 @@ final class Retries {
             return -1;
         }
         return Math.min(Nanos.of(options.pauseAfter(failedAttempt)), left);
+    }
+
+    /**
+     * How long a remote store may make an attempt wait for resources of its own (a connection) before it is made:
+     * what is left of the wait time ({@code 0} once it has run out: only what is free now); the one attempt of a
+     * caller that does not wait ({@code tryAcquire}, or no time left at its first attempt, or no retries and no wait
+     * time) {@link RemoteLockStore#ONE_ATTEMPT}; {@link RemoteLockStore#UNBOUNDED_WAIT} when no wait time bounds it.
+     *
+     * @param attempt the 0-based number of the attempt about to be made
+     * @param elapsedNanos the time spent since the acquire began
+     */
+    static long storeWaitNanos(AcquireOptions options, int attempt, long elapsedNanos) {
+        Optional<Duration> waitTime = options.waitTime();
+        long left = waitTime.isPresent() ? Nanos.of(waitTime.get()) - elapsedNanos : RemoteLockStore.UNBOUNDED_WAIT;
+        if (attempt == 0 && (left <= 0 || left == RemoteLockStore.UNBOUNDED_WAIT && !options.allowsRetryAfter(0))) {
+            return RemoteLockStore.ONE_ATTEMPT;
+        }
+        return Math.max(0, left);
     }
 
     /**

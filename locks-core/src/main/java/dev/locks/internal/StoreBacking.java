@@ -60,8 +60,8 @@ final class StoreBacking implements Backing {
     }
 
     @Override
-    public Blocker take(TableLease lease, long timeoutNanos, Waiter waiter) {
-        return remote.take(lease, timeoutNanos, waiter);
+    public Blocker take(TableLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
+        return remote.take(lease, timeoutNanos, waiter, waitNanos);
     }
 
     /** When this node's table was in the way, the store gets the waiter's ticket now. */

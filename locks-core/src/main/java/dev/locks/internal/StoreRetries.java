@@ -128,7 +128,7 @@ final class StoreRetries {
     }
 
     /** The keys a failure left in doubt: those a sharded store names, or null for every key. */
-    static Set<String> unreached(LockUnavailableException e) {
+    static Set<String> unreached(RuntimeException e) {
         return e instanceof PartlyUnavailableException partly ? partly.unreached() : null;
     }
 

@@ -1,5 +1,6 @@
 package dev.locks.internal;
 
+import dev.locks.spi.RemoteLockStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.LinkedHashSet;
@@ -52,6 +53,12 @@ final class Waiter {
     volatile long remoteOrder;
     final Set<String> remoteKeys = new LinkedHashSet<>();
     long remotePlacedNanos;
+    /**
+     * Its acquire's wait time ({@link RemoteLockStore#UNBOUNDED_WAIT} without one) and when the acquire began (the
+     * engine's clock): its calls to a store wait no longer than what is left of it.
+     */
+    private long waitNanos = RemoteLockStore.UNBOUNDED_WAIT;
+    private long waitStartNanos;
     @SuppressWarnings("unused") // through SIGNALS
     private volatile int signals;
 
@@ -68,6 +75,20 @@ final class Waiter {
 
     boolean isAsync() {
         return async != null;
+    }
+
+    void waits(long startNanos, long nanos) {
+        waitStartNanos = startNanos;
+        waitNanos = nanos;
+    }
+
+    /**
+     * How long its calls to a remote store may still wait for the store's own resources at {@code nowNanos}: what is
+     * left of its wait time, or {@link RemoteLockStore#UNBOUNDED_WAIT} without one.
+     */
+    long storeWaitNanos(long nowNanos) {
+        return waitNanos == RemoteLockStore.UNBOUNDED_WAIT ? waitNanos
+                : Math.max(0, waitNanos - (nowNanos - waitStartNanos));
     }
 
     int signals() {

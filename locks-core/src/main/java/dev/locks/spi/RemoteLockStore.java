@@ -17,8 +17,28 @@ import java.util.function.Consumer;
  * cannot be reached; nothing is then left taken. A store spread over servers that reached only some of a call's
  * keys throws a {@link PartlyUnavailableException} naming the others (and, from {@link #tryAcquire}, the keys it
  * could not undo): the engine then retries only those, in the background.
+ *
+ * <p>The calls an acquiring caller makes while it waits ({@link #tryAcquire(List, Owner, long, Ticket, long)},
+ * {@link #enqueue(List, Ticket, long)}, {@link #dequeue(List, String, long)}) are told how long the caller can still
+ * wait, so that a store whose calls queue for resources of its own (a JDBC node's few connections) never holds a
+ * caller past its wait time: when none came free in time it throws {@link StoreBusyException} (nothing sent). A
+ * store whose calls do not queue ignores it (the defaults); each round trip is bounded by the store's own timeout
+ * either way.
  */
 public interface RemoteLockStore extends AutoCloseable {
+
+    /**
+     * The {@code waitNanos} of a caller whose wait no time bounds (only its retries, or nothing): its call waits for
+     * the store's resources as long as the calls before it are answered.
+     */
+    long UNBOUNDED_WAIT = Long.MAX_VALUE;
+
+    /**
+     * The {@code waitNanos} of a caller that does not wait for its keys (a {@code tryAcquire}, an acquire without
+     * retries or with a wait time of zero): its one attempt is still made on a busy node, after waiting for the
+     * store's resources for at most one of the store's round-trip timeouts.
+     */
+    long ONE_ATTEMPT = -1;
 
     /**
      * Takes every key for {@code owner}, all or none, atomically and in one round trip, each with a lease
@@ -54,6 +74,19 @@ public interface RemoteLockStore extends AutoCloseable {
     }
 
     /**
+     * {@link #tryAcquire(List, Owner, long, Ticket)} within the caller's wait: a store whose calls wait for resources
+     * of its own lets this one wait for them at most {@code waitNanos}, then throws {@link StoreBusyException}
+     * (nothing sent, nothing taken). The default ignores the wait.
+     *
+     * @param waitNanos how long the caller can still wait, in nanoseconds ({@code 0}: not at all, only what is free
+     *        now), or {@link #UNBOUNDED_WAIT}, or {@link #ONE_ATTEMPT}
+     * @throws StoreBusyException when the call could not be made within {@code waitNanos}
+     */
+    default Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket, long waitNanos) {
+        return tryAcquire(keys, owner, leaseMillis, ticket);
+    }
+
+    /**
      * Places or refreshes {@code ticket} in the queues of {@code keys} (its order kept once it has one), without
      * trying to take them: a waiter blocked in its own node's memory keeps its place across nodes, and one that
      * waits long refreshes its ticket before it expires. One round trip.
@@ -65,10 +98,31 @@ public interface RemoteLockStore extends AutoCloseable {
     }
 
     /**
+     * {@link #enqueue(List, Ticket)} within the caller's wait ({@code waitNanos} as for
+     * {@link #tryAcquire(List, Owner, long, Ticket, long)}). The default ignores the wait.
+     *
+     * @throws StoreBusyException when the call could not be made within {@code waitNanos}
+     */
+    default long enqueue(List<String> keys, Ticket ticket, long waitNanos) {
+        return enqueue(keys, ticket);
+    }
+
+    /**
      * Takes {@code ticketId} out of the queues of {@code keys}: its waiter gave up. The next waiters of those
      * keys are told (as by a release), since the key may now be theirs. One round trip; nothing is left behind.
      */
     default void dequeue(List<String> keys, String ticketId) {
+    }
+
+    /**
+     * {@link #dequeue(List, String)} for a caller that is leaving, within what is left of its wait ({@code
+     * waitNanos} as for {@link #tryAcquire(List, Owner, long, Ticket, long)}). The default ignores the wait.
+     *
+     * @throws StoreBusyException when the call could not be made within {@code waitNanos}: the engine takes the
+     *         ticket out later, in the background
+     */
+    default void dequeue(List<String> keys, String ticketId, long waitNanos) {
+        dequeue(keys, ticketId);
     }
 
     /**

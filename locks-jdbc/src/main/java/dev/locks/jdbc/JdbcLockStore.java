@@ -2,6 +2,7 @@ package dev.locks.jdbc;
 
 import dev.locks.LockUnavailableException;
 import dev.locks.spi.RemoteLockStore;
+import dev.locks.spi.StoreBusyException;
 import dev.locks.support.StoreKeys;
 import java.lang.System.Logger.Level;
 import java.sql.Array;
@@ -98,9 +99,17 @@ final class JdbcLockStore implements RemoteLockStore {
         return tryAcquire(keys, owner, leaseMillis, null);
     }
 
-    /** One statement: the keys are taken, or the ticket (if any) waits its turn in their queues (SPEC 3). */
     @Override
     public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
+        return tryAcquire(keys, owner, leaseMillis, ticket, UNBOUNDED_WAIT);
+    }
+
+    /**
+     * One statement: the keys are taken, or the ticket (if any) waits its turn in their queues (SPEC 3); sent once a
+     * connection is free within {@code waitNanos}, else nothing is sent ({@link StoreBusyException}).
+     */
+    @Override
+    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket, long waitNanos) {
         if (keys.isEmpty()) {
             throw new IllegalArgumentException("no keys to acquire");
         }
@@ -122,7 +131,9 @@ final class JdbcLockStore implements RemoteLockStore {
                     statement.setLong(8, ticket == null ? 0 : ticket.leaseMillis());
                     return (Object[]) single(statement).getArray(1).getArray();
                 }
-            });
+            }, waitNanos);
+        } catch (OwnConnections.Busy e) {
+            throw busy("acquire " + keys, e);
         } catch (SQLException e) {
             throw undone(keys, owner, unavailable("acquire " + keys, e));
         }
@@ -138,7 +149,12 @@ final class JdbcLockStore implements RemoteLockStore {
 
     @Override
     public long enqueue(List<String> keys, Ticket ticket) {
-        return call(() -> "queue a waiter for " + keys, connection -> {
+        return enqueue(keys, ticket, UNBOUNDED_WAIT);
+    }
+
+    @Override
+    public long enqueue(List<String> keys, Ticket ticket, long waitNanos) {
+        return call(() -> "queue a waiter for " + keys, waitNanos, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(enqueueSql)) {
                 statement.setArray(1, texts(connection, stored(keys)));
                 statement.setString(2, ticket.id());
@@ -151,7 +167,12 @@ final class JdbcLockStore implements RemoteLockStore {
 
     @Override
     public void dequeue(List<String> keys, String ticketId) {
-        call(() -> "take a waiter for " + keys + " out of the queues", connection -> {
+        dequeue(keys, ticketId, UNBOUNDED_WAIT);
+    }
+
+    @Override
+    public void dequeue(List<String> keys, String ticketId, long waitNanos) {
+        call(() -> "take a waiter for " + keys + " out of the queues", waitNanos, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(dequeueSql)) {
                 statement.setArray(1, texts(connection, stored(keys)));
                 statement.setString(2, ticketId);
@@ -356,11 +377,21 @@ final class JdbcLockStore implements RemoteLockStore {
     }
 
     private <T> T call(Supplier<String> what, OwnConnections.Call<T> call) {
+        return call(what, UNBOUNDED_WAIT, call);
+    }
+
+    private <T> T call(Supplier<String> what, long waitNanos, OwnConnections.Call<T> call) {
         try {
-            return connections.run(call);
+            return connections.run(call, waitNanos);
+        } catch (OwnConnections.Busy e) {
+            throw busy(what.get(), e);
         } catch (SQLException e) {
             throw unavailable(what.get(), e);
         }
+    }
+
+    private StoreBusyException busy(String what, OwnConnections.Busy e) {
+        return new StoreBusyException("The JDBC lock store could not " + what + " in time: " + e.getMessage() + ".");
     }
 
     private LockUnavailableException unavailable(String what, SQLException e) {

@@ -1,5 +1,6 @@
 package dev.locks.jdbc;
 
+import dev.locks.spi.RemoteLockStore;
 import java.lang.System.Logger.Level;
 import java.net.SocketTimeoutException;
 import java.sql.Connection;
@@ -42,7 +43,10 @@ import javax.sql.DataSource;
  *   <li><b>Callers wait their turn.</b> A caller that finds every connection busy queues, and the connections are
  *       handed over in arrival order. While calls are in flight on them (each ends within the network timeout)
  *       it waits its turn: a busy node is not an outage. It fails when an attempt to open a connection failed, or
- *       when no call was in flight and none came back within the timeout (the database stopped answering). A health
+ *       when no call was in flight and none came back within the timeout (the database stopped answering). It waits
+ *       no longer than its own wait either (an acquire's wait time; one timeout for a caller that does not wait),
+ *       and then gives up as {@link Busy}, having sent nothing: its place in the queue never makes it wait the
+ *       timeout once per caller ahead of it. A health
  *       {@linkplain #ping() ping} goes to the head of the queue, and concurrent pings share one round trip.</li>
  *   <li><b>A call whose outcome is unknown</b> (sent, never answered: a paused server) may still run when the
  *       server comes back. Its server process is remembered, and {@link #afterAbandoned} runs an undo only once
@@ -86,6 +90,18 @@ final class OwnConnections implements AutoCloseable {
     }
 
     /**
+     * No connection came free within the caller's wait, while calls in flight were answered (a busy node, not an
+     * outage): the call was not sent.
+     */
+    static final class Busy extends SQLException {
+        private static final long serialVersionUID = 1L;
+
+        Busy(String message) {
+            super(message);
+        }
+    }
+
+    /**
      * A call sent on a connection that then failed without an answer from the server (a timeout, a broken
      * connection): it may have run, or still run. Same message and SQL state as what the driver threw.
      */
@@ -113,7 +129,10 @@ final class OwnConnections implements AutoCloseable {
     /** How many are lent to calls in flight (each bounded by the network timeout). */
     private int lent;
     private long failures;
+    /** When a call was last answered (its connection came back healthy). */
     private long lastReturnNanos = System.nanoTime();
+    /** When a call was last left unanswered, or a connection could not be opened: later than the above, an outage. */
+    private long lastUnansweredNanos = lastReturnNanos;
     private SQLException lastFailure;
     private boolean closed;
     private CompletableFuture<Void> ping;
@@ -170,11 +189,22 @@ final class OwnConnections implements AutoCloseable {
      *         why no connection could be had in time
      */
     <T> T run(Call<T> call) throws SQLException {
-        return run(call, false);
+        return run(call, false, RemoteLockStore.UNBOUNDED_WAIT);
     }
 
-    private <T> T run(Call<T> call, boolean first) throws SQLException {
-        Own own = borrow(first);
+    /**
+     * {@link #run(Call)} for a caller that can wait {@code waitNanos} at most for a connection (as
+     * {@link RemoteLockStore#tryAcquire(List, RemoteLockStore.Owner, long, RemoteLockStore.Ticket, long)} takes it:
+     * {@link RemoteLockStore#ONE_ATTEMPT} waits one timeout at most).
+     *
+     * @throws Busy when no connection came free within it while the database still answered (nothing was sent)
+     */
+    <T> T run(Call<T> call, long waitNanos) throws SQLException {
+        return run(call, false, waitNanos);
+    }
+
+    private <T> T run(Call<T> call, boolean first, long waitNanos) throws SQLException {
+        Own own = borrow(first, waitNanos);
         boolean kept = !isFresh(own);
         try {
             return runOn(own, call);
@@ -183,7 +213,7 @@ final class OwnConnections implements AutoCloseable {
                 throw e;
             }
             try {
-                return runOn(borrow(true), call);
+                return runOn(borrow(true, RemoteLockStore.UNBOUNDED_WAIT), call);
             } catch (SQLException again) {
                 again.addSuppressed(e);
                 throw again;
@@ -216,7 +246,7 @@ final class OwnConnections implements AutoCloseable {
                         statement.execute("SELECT 1");
                         return null;
                     }
-                }, true);
+                }, true, RemoteLockStore.UNBOUNDED_WAIT);
                 shared.complete(null);
             } catch (SQLException | RuntimeException e) {
                 shared.completeExceptionally(e);
@@ -272,13 +302,17 @@ final class OwnConnections implements AutoCloseable {
     /**
      * A connection: an idle one when nobody waits before the caller, else the next one given back in the caller's
      * turn. It fails when an attempt to open one failed while it waited, or when no call was in flight and no
-     * connection came back within the timeout. An interrupted caller still gets one (a round trip never fails because the caller's interrupt status
-     * is set); its interrupt status is kept.
+     * connection came back within the timeout (the database does not answer), or with {@link Busy} when the caller's
+     * own wait ran out first (the database answers, the node is busy). An interrupted caller still gets one (a round
+     * trip never fails because the caller's interrupt status is set); its interrupt status is kept.
      *
      * @param first whether to go before every waiting caller (a health ping, or the second try of a call)
+     * @param waitNanos how long the caller waits at most ({@link RemoteLockStore#ONE_ATTEMPT}: one timeout;
+     *        {@link RemoteLockStore#UNBOUNDED_WAIT}: while calls come back)
      */
-    private Own borrow(boolean first) throws SQLException {
+    private Own borrow(boolean first, long waitNanos) throws SQLException {
         long timeoutNanos = TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        long limitNanos = waitNanos == RemoteLockStore.ONE_ATTEMPT ? timeoutNanos : Math.max(0, waitNanos);
         boolean interrupted = false;
         lock.lock();
         try {
@@ -326,6 +360,13 @@ final class OwnConnections implements AutoCloseable {
                                 + timeoutMillis + " ms" + (lastFailure == null ? ""
                                         : " (last failure: " + lastFailure.getMessage() + ")"), "08001");
                     }
+                    if (limitNanos != RemoteLockStore.UNBOUNDED_WAIT) {
+                        long mine = limitNanos - (System.nanoTime() - began);
+                        if (mine <= 0) {
+                            throw lastUnansweredNanos - lastReturnNanos > 0 ? unanswered(limitNanos) : busy(limitNanos);
+                        }
+                        left = Math.min(left, mine);
+                    }
                     try {
                         waiter.handedOver.awaitNanos(left);
                     } catch (InterruptedException e) {
@@ -343,6 +384,25 @@ final class OwnConnections implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+    }
+
+    /** Why a caller's wait for a connection ran out while the database still answered. Call holding the lock. */
+    private Busy busy(long waitedNanos) {
+        return new Busy("none of its " + size + " own connections came free within the caller's wait of "
+                + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms (each was in use by another call), and the"
+                + " database last answered " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastReturnNanos)
+                + " ms ago (a busy node, not an outage; for more room raise locks.jdbc.connections, or the wait time)");
+    }
+
+    /**
+     * Why a caller's wait for a connection ran out when the last the node saw of the database was a call it did not
+     * answer within the timeout (or a connection it could not open), with no answer since. Call holding the lock.
+     */
+    private SQLTimeoutException unanswered(long waitedNanos) {
+        return new SQLTimeoutException("none of its own connections came free within the caller's wait of "
+                + TimeUnit.NANOSECONDS.toMillis(waitedNanos) + " ms, and the database has not answered since a call"
+                + " timed out " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastUnansweredNanos) + " ms ago"
+                + (lastFailure == null ? "" : " (last failure: " + lastFailure.getMessage() + ")"), "08001");
     }
 
     private static SQLException closedFailure() {
@@ -400,6 +460,7 @@ final class OwnConnections implements AutoCloseable {
                 if (failure != null) {
                     failures++;
                     lastFailure = failure;
+                    lastUnansweredNanos = System.nanoTime();
                 }
                 if (own != null) {
                     restoreAndClose(own);
@@ -505,9 +566,11 @@ final class OwnConnections implements AutoCloseable {
         return taken;
     }
 
+    /** A call on {@code own} was not answered: its server process is remembered, and the time. */
     private void remember(Own own) {
         lock.lock();
         try {
+            lastUnansweredNanos = System.nanoTime();
             if (abandoned.size() == MAX_ABANDONED) {
                 abandoned.pollFirst();
             }

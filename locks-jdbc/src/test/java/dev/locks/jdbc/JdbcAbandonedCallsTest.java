@@ -8,7 +8,6 @@ import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
 import dev.locks.LockUnavailableException;
 import dev.locks.jdbc.test.PostgresServerExtension;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -21,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -41,24 +39,19 @@ class JdbcAbandonedCallsTest {
     private static final int NODES = 3;
     private static final int CONNECTIONS = 2;
 
-    private final List<JdbcLockRegistry> nodes = new ArrayList<>();
+    private final ReadyNodes nodes = new ReadyNodes(postgres.server());
     private final ExecutorService threads = Executors.newCachedThreadPool();
 
     @AfterEach
     void tearDown() throws InterruptedException {
         threads.shutdownNow();
         assertThat(threads.awaitTermination(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        nodes.forEach(JdbcLockRegistry::close);
+        nodes.close();
     }
 
     /** A node: a registry on a data source of its own (its own listening connection), with a 1 s round trip. */
     private JdbcLockRegistry node() {
-        JdbcLockRegistry node = JdbcLockRegistry.builder(postgres.server().dataSource()).initializeSchema(true)
-                .connections(CONNECTIONS).timeout(Duration.ofSeconds(1)).cleanupInterval(Duration.ZERO).build();
-        nodes.add(node);
-        await().atMost(BOUND).until(() -> node.store().listenerConfirmations() > 0
-                && node.store().connections().idleCount() == CONNECTIONS);
-        return node;
+        return nodes.node(CONNECTIONS, Duration.ofSeconds(1));
     }
 
     /** Client connections to the server other than the asking one. */
@@ -83,7 +76,7 @@ class JdbcAbandonedCallsTest {
         try (Connection migration = postgres.server().connect(); Statement statement = migration.createStatement()) {
             migration.setAutoCommit(false);
             statement.execute("LOCK TABLE locks_lock IN ACCESS EXCLUSIVE MODE");
-            for (JdbcLockRegistry node : nodes) {
+            for (JdbcLockRegistry node : nodes.all()) {
                 for (int t = 0; t < 3; t++) {
                     String key = "migrating-" + t;
                     callers.add(threads.submit(() -> {
@@ -119,7 +112,7 @@ class JdbcAbandonedCallsTest {
                 .isLessThanOrEqualTo(owned);
         Thread.sleep(3000); // what the server still ran for callers that gave up would have committed by now
         assertThat(postgres.server().queryLong("SELECT count(*) FROM locks_lock")).as("ghost locks").isZero();
-        for (JdbcLockRegistry node : nodes) {
+        for (JdbcLockRegistry node : nodes.all()) {
             assertThat(node.heldLocks()).isEmpty();
         }
     }
@@ -128,10 +121,8 @@ class JdbcAbandonedCallsTest {
     void afterAPauseOfTheDatabaseANodesAbandonedAcquireShouldNotHoldTheKey() throws Exception {
         JdbcLockRegistry first = node();
         JdbcLockRegistry second = node();
-        List<Long> processes = Stream.concat(Stream.of(postgres.server().pid()),
-                ProcessHandle.of(postgres.server().pid()).orElseThrow().descendants().map(ProcessHandle::pid)).toList();
 
-        signal("STOP", processes);
+        postgres.server().pause();
         try {
             Future<?> abandoned = threads.submit(() -> first.acquire(List.of("paused"),
                     AcquireOptions.defaults().withWaitTime(Duration.ofMillis(200))));
@@ -139,7 +130,7 @@ class JdbcAbandonedCallsTest {
                     .isInstanceOf(LockUnavailableException.class);
             Thread.sleep(8000 - 1000);
         } finally {
-            signal("CONT", processes);
+            postgres.server().resume();
         }
 
         // the default lock timeout is 30 s: a lock the abandoned acquire committed would block until then
@@ -153,13 +144,5 @@ class JdbcAbandonedCallsTest {
                     return true;
                 }).orElse(false));
         assertThat(postgres.server().queryLong("SELECT count(*) FROM locks_lock")).isZero();
-    }
-
-    /** Sends {@code kill -<signal>} to the test's own server processes, by pid. */
-    private static void signal(String signal, List<Long> pids) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>(List.of("kill", "-" + signal));
-        pids.forEach(pid -> command.add(Long.toString(pid)));
-        Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
-        assertThat(kill.waitFor(10, TimeUnit.SECONDS)).isTrue();
     }
 }

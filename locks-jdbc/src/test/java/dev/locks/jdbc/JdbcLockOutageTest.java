@@ -112,14 +112,13 @@ class JdbcLockOutageTest {
     @Test
     void aServerThatStopsAnsweringShouldBeLockUnavailableAfterTheTimeout() throws Exception {
         registry.acquire(List.of("warm")).close();
-        List<ProcessHandle> server = serverProcesses();
-        signal("STOP", server);
+        postgres.server().pause();
         try {
             Future<?> acquire = threads.submit(() -> registry.acquire(List.of("paused")));
             assertThat(acquire).failsWithin(BOUND).withThrowableThat().havingCause()
                     .isInstanceOf(LockUnavailableException.class);
         } finally {
-            signal("CONT", server);
+            postgres.server().resume();
         }
         // (not "paused" itself: the call that timed out may still run when the server resumes, and take it
         // until its lock timeout, if the release sent after it ran first)
@@ -128,20 +127,6 @@ class JdbcLockOutageTest {
                     lease.close();
                     return true;
                 }).orElse(false));
-    }
-
-    private static List<ProcessHandle> serverProcesses() {
-        ProcessHandle postmaster = ProcessHandle.of(postgres.server().pid()).orElseThrow();
-        List<ProcessHandle> all = new java.util.ArrayList<>(postmaster.descendants().toList());
-        all.add(0, postmaster);
-        return all;
-    }
-
-    private static void signal(String signal, List<ProcessHandle> processes) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of("kill", "-" + signal));
-        processes.forEach(process -> command.add(Long.toString(process.pid())));
-        Process kill = new ProcessBuilder(command).inheritIO().start();
-        assertThat(kill.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
     }
 
     /** After an outage, a waiter on another node is woken by a release notice again (not only by polling). */

@@ -29,14 +29,20 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * key, from the kill on), and the failed shard's soon after its replica is promoted (a thread per key, from the
  * promotion on); no key ever has two holders, and no key's token goes backwards.
  *
- * <p>Bounds: 5 s after the kill for the other shards' keys. Most are taken within tens of milliseconds, as the
- * issue asks (1 s); on this loaded 2-core machine the slowest one of 8 took 2-4 s, behind older waiters of its key
- * (fair queues) that were themselves held up by the dead master. Before the fix one took 11.2 s (a lease's
- * release or undo stopped at the failed shard: the lock timeout, 15 s, or the promotion and a retry).
+ * <p>Bounds: 1 s after the kill for the other shards' keys, as the issue asks. Before the first fix one took 11.2 s
+ * (a lease's release or undo stopped at the failed shard: the lock timeout, 15 s, or the promotion and a retry);
+ * after it the slowest of 8 still took 1-4 s: a trace of the keys' queues in Redis showed each such key free, with
+ * a ticket at the head of its queue that nobody refreshed and that expired 3 s after it was placed, before the kill:
+ * left behind by a waiter that had given up (see RedisClusterTicketTest). With that fixed, 7 runs at a load average
+ * of 14-17: the slowest of 8 within 9-515 ms.
  * The cluster runs with {@code cluster-require-full-coverage no}: by default Redis refuses every command on every
  * shard (CLUSTERDOWN) from the master's FAIL, about 1 s after the kill, until the promotion, which no client can
  * help. 2.5 s after the promotion (the replica's {@code ROLE} says master) for the failed shard's, which covers the
- * client's topology refresh (every second here) and the background release's back-off (at most 1 s).
+ * client's topology refresh (every second here) and the background release's back-off (at most 250 ms): traced,
+ * those keys are held by leases taken on the dead master before the kill, until the first background retry after
+ * the client saw the new master releases them (0.2-0.8 s after the promotion in 3 runs; with a back-off of up to
+ * 1 s it was 0.2-1.3 s), or by waiters' tickets replicated from it until they expire (at most 3 s after their last
+ * refresh before the kill). The issue's 1 s is not asserted: the client's own refresh period is already 1 s here.
  * Before, leases that had a key on the failed shard kept their other keys for their whole lock timeout (a release
  * or an acquire's undo that stopped at the failed shard) and waiters' tickets blocked newcomers for seconds.
  */
@@ -123,7 +129,7 @@ class RedisClusterKillUnderLoadTest {
             assertThat(overlaps.get()).as("two holders of a key at once").isZero();
             assertThat(regressions.get()).as("a key's token going backwards").isZero();
             others.forEach((key, at) -> assertThat(at.join()).as("another shard's " + key
-                    + ": taken within 5 s of the kill").isLessThan(5_000));
+                    + ": taken within 1 s of the kill").isLessThan(1_000));
             failed.forEach((key, at) -> assertThat(at.join()).as("the failed shard's " + key
                     + ": taken within 2.5 s of the replica's promotion").isLessThan(2_500));
         } finally {

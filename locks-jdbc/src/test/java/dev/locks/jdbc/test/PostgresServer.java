@@ -176,6 +176,37 @@ public final class PostgresServer implements AutoCloseable {
         }
     }
 
+    /**
+     * Pauses every process of the server ({@code kill -STOP} of the postmaster and its children): sockets stay open,
+     * nothing answers, until {@link #resume()}.
+     */
+    public void pause() {
+        signal("STOP");
+    }
+
+    /** Lets a {@linkplain #pause() paused} server run again. */
+    public void resume() {
+        signal("CONT");
+    }
+
+    private void signal(String signal) {
+        ProcessHandle postmaster = ProcessHandle.of(pid()).orElseThrow();
+        List<String> command = new ArrayList<>(List.of("kill", "-" + signal, Long.toString(postmaster.pid())));
+        postmaster.descendants().forEach(process -> command.add(Long.toString(process.pid())));
+        try {
+            Process kill = new ProcessBuilder(command).redirectErrorStream(true).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("could not " + command + ": "
+                        + new String(kill.getInputStream().readAllBytes()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while sending " + command, e);
+        }
+    }
+
     public boolean isRunning() {
         if (!Files.exists(dir.resolve("data/postmaster.pid"))) {
             return false;
