@@ -41,6 +41,8 @@ final class Flight {
     private final String missId;
     private final String hint;
     private final Duration ttl;
+    /** How long after its TTL the value stays readable as stale ({@link Duration#ZERO}: not at all). */
+    private final Duration staleIfError;
     private final FlightClock clock;
     private final FlightComputer first;
     private final ReentrantLock lock = new ReentrantLock();
@@ -60,12 +62,17 @@ final class Flight {
         this.missId = missId;
         this.hint = hint;
         this.ttl = options.ttl();
+        this.staleIfError = options.staleIfError().orElse(Duration.ZERO);
         this.clock = clock;
         this.first = startComputer(Thread.currentThread().getName(), options.computeTimeout(), clock.now());
     }
 
     String missId() {
         return missId;
+    }
+
+    Duration staleIfError() {
+        return staleIfError;
     }
 
     String key() {
@@ -401,7 +408,7 @@ final class Flight {
             return;
         }
         try {
-            store.put(key, value, ttl);
+            store.put(key, value, ttl, staleIfError);
         } catch (Throwable e) {
             settle(new ComputeOutcome.Failed(e)); // the waiters must not hang on a store that failed
             throw e;
