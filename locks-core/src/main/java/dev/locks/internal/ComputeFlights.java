@@ -128,10 +128,13 @@ public final class ComputeFlights {
         return new ComputeOutcome.Hit(young);
     }
 
-    /** The stale window the ticket's miss stores its value with ({@link Duration#ZERO}: none, or unknown here). */
+    /**
+     * The stale window the ticket's miss stores its value with ({@link Duration#ZERO}: none); {@code null} when its
+     * options ask for neither refresh-ahead nor stale-if-error, or the miss is unknown here.
+     */
     public Duration staleIfError(ComputeTicket ticket) {
         Flight flight = flightOf(ticket);
-        return flight == null ? Duration.ZERO : flight.staleIfError();
+        return flight == null ? null : flight.staleIfError();
     }
 
     /**

@@ -136,7 +136,9 @@ public final class RemoteComputeNode implements AutoCloseable {
     public boolean complete(String key, Ticket ticket, Object value, Duration ttl) {
         boolean accepted;
         try {
-            accepted = store.complete(id, key, ticket, value, ttl, staleIfError(key, ticket));
+            Duration staleIfError = staleIfError(key, ticket);
+            accepted = staleIfError == null ? store.complete(id, key, ticket, value, ttl)
+                    : store.complete(id, key, ticket, value, ttl, staleIfError);
         } catch (LockUnavailableException e) {
             settleHere(key, ticket.miss(), new ComputeOutcome.Failed(e)); // nobody on this node waits in vain
             throw e;
@@ -176,7 +178,10 @@ public final class RemoteComputeNode implements AutoCloseable {
         return accepted;
     }
 
-    /** The stale window of the ticket's computer on this node, as its caller asked; else none. */
+    /**
+     * The stale window of the ticket's computer on this node, as its caller asked; {@code null} when it asked for
+     * neither refresh-ahead nor stale-if-error, or is not on this node.
+     */
     private Duration staleIfError(String key, Ticket ticket) {
         for (RemoteComputeFlight flight : flightsAbout(key, ticket.miss())) {
             ComputeTicket local = flight.localComputerOf(ticket);
@@ -184,7 +189,7 @@ public final class RemoteComputeNode implements AutoCloseable {
                 return flights.staleIfError(local);
             }
         }
-        return Duration.ZERO;
+        return null;
     }
 
     /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
