@@ -60,10 +60,7 @@ public final class ComputeCallFlow {
      */
     public ComputeCallFlow(ComputeOptions defaults, ComputeEvents events, Backend backend, LocksClock clock,
             Duration errorBackoff, int refreshMaxConcurrent) {
-        if (errorBackoff == null || errorBackoff.isNegative() || errorBackoff.isZero()) {
-            throw new IllegalArgumentException("errorBackoff must be a duration > 0, was " + errorBackoff);
-        }
-        this.errorBackoff = errorBackoff;
+        this.errorBackoff = ComputeCalls.requireErrorBackoff(errorBackoff);
         this.refreshes = new Refreshes(refreshMaxConcurrent);
         this.warnings = new KeyWarnings(clock);
         this.freshDefaults = fresh(defaults);

@@ -25,10 +25,7 @@ final class Refreshes {
     private final ExecutorService pool;
 
     Refreshes(int maxConcurrent) {
-        if (maxConcurrent <= 0) {
-            throw new IllegalArgumentException("refreshMaxConcurrent must be > 0, was " + maxConcurrent);
-        }
-        this.permits = new Semaphore(maxConcurrent);
+        this.permits = new Semaphore(ComputeCalls.requireRefreshMaxConcurrent(maxConcurrent));
         this.pool = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 task -> {
                     Thread thread = new Thread(task, "locks-refresh-" + THREADS.incrementAndGet());

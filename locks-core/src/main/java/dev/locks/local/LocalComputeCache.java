@@ -14,6 +14,7 @@ import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
 import dev.locks.internal.ComputeCallFlow;
+import dev.locks.internal.ComputeCalls;
 import dev.locks.internal.ComputeEvents;
 import dev.locks.internal.ComputeFlights;
 import dev.locks.internal.FlightComputer;
@@ -239,10 +240,7 @@ public final class LocalComputeCache implements ComputeCache {
          * per this ({@code locks.compute.error-backoff}, default 1 second); must be positive.
          */
         public Builder errorBackoff(Duration errorBackoff) {
-            if (errorBackoff == null || errorBackoff.isNegative() || errorBackoff.isZero()) {
-                throw new IllegalArgumentException("errorBackoff must be a duration > 0, was " + errorBackoff);
-            }
-            this.errorBackoff = errorBackoff;
+            this.errorBackoff = ComputeCalls.requireErrorBackoff(errorBackoff);
             return this;
         }
 
@@ -251,10 +249,7 @@ public final class LocalComputeCache implements ComputeCache {
          * ({@code locks.compute.refresh.max-concurrent}, default 4); beyond it a refresh is skipped. Must be positive.
          */
         public Builder refreshMaxConcurrent(int refreshMaxConcurrent) {
-            if (refreshMaxConcurrent <= 0) {
-                throw new IllegalArgumentException("refreshMaxConcurrent must be > 0, was " + refreshMaxConcurrent);
-            }
-            this.refreshMaxConcurrent = refreshMaxConcurrent;
+            this.refreshMaxConcurrent = ComputeCalls.requireRefreshMaxConcurrent(refreshMaxConcurrent);
             return this;
         }
 

@@ -343,10 +343,7 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
          * per this, across all nodes ({@code locks.compute.error-backoff}, default 1 second); must be positive.
          */
         public B errorBackoff(Duration errorBackoff) {
-            if (errorBackoff == null || errorBackoff.isNegative() || errorBackoff.isZero()) {
-                throw new IllegalArgumentException("errorBackoff must be a duration > 0, was " + errorBackoff);
-            }
-            this.errorBackoff = errorBackoff;
+            this.errorBackoff = ComputeCalls.requireErrorBackoff(errorBackoff);
             return self();
         }
 
@@ -355,10 +352,7 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
          * ({@code locks.compute.refresh.max-concurrent}, default 4); beyond it a refresh is skipped. Must be positive.
          */
         public B refreshMaxConcurrent(int refreshMaxConcurrent) {
-            if (refreshMaxConcurrent <= 0) {
-                throw new IllegalArgumentException("refreshMaxConcurrent must be > 0, was " + refreshMaxConcurrent);
-            }
-            this.refreshMaxConcurrent = refreshMaxConcurrent;
+            this.refreshMaxConcurrent = ComputeCalls.requireRefreshMaxConcurrent(refreshMaxConcurrent);
             return self();
         }
 

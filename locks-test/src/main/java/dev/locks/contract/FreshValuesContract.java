@@ -103,9 +103,7 @@ public abstract class FreshValuesContract {
 
     @Test
     void dueReadShouldReturnTheOldValueAtOnceWhileTheRefreshRunsThenTheNewOne() throws Exception {
-        String key = key("due");
-        a.fetchOrCompute(key, REFRESHING, () -> "v1");
-        elapse(REFRESH_AFTER.plusSeconds(1));
+        String key = storedAndDue("due");
         CountDownLatch release = new CountDownLatch(1);
         Blocked refresh = new Blocked(release, "v2");
 
@@ -124,22 +122,12 @@ public abstract class FreshValuesContract {
 
     @Test
     void fiftyConcurrentDueHitsOnTwoNodesShouldRefreshOnce() throws Exception {
-        String key = key("fifty");
-        a.fetchOrCompute(key, REFRESHING, () -> "v1");
-        elapse(REFRESH_AFTER.plusSeconds(1));
+        String key = storedAndDue("fifty");
         CountDownLatch release = new CountDownLatch(1);
         Blocked refresh = new Blocked(release, "v2");
-        CountDownLatch gate = new CountDownLatch(1);
-        List<Future<String>> reads = new ArrayList<>();
-        for (int i = 0; i < 50; i++) {
-            ComputeCache node = i % 2 == 0 ? a : b;
-            reads.add(callers.start("reader-" + i, () -> {
-                gate.await();
-                return node.fetchOrCompute(key, REFRESHING, refresh);
-            }));
-        }
 
-        gate.countDown();
+        List<Future<String>> reads = atOnceOnBothNodes(50, key, REFRESHING, refresh);
+
         for (Future<String> read : reads) {
             assertThat(result(read)).isEqualTo("v1");
         }
@@ -207,9 +195,7 @@ public abstract class FreshValuesContract {
 
     @Test
     void invalidateDuringARefreshShouldWinOverItsResult() throws Exception {
-        String key = key("invalidated-refresh");
-        a.fetchOrCompute(key, REFRESHING, () -> "v1");
-        elapse(REFRESH_AFTER.plusSeconds(1));
+        String key = storedAndDue("invalidated-refresh");
         CountDownLatch release = new CountDownLatch(1);
         Blocked refresh = new Blocked(release, "v2");
         assertThat(a.fetchOrCompute(key, REFRESHING, refresh)).isEqualTo("v1");
@@ -264,16 +250,7 @@ public abstract class FreshValuesContract {
             hold(release);
             throw new IllegalStateException("upstream down");
         };
-        CountDownLatch gate = new CountDownLatch(1);
-        List<Future<String>> calls = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            ComputeCache node = i % 2 == 0 ? a : b;
-            calls.add(callers.start("caller-" + i, () -> {
-                gate.await();
-                return node.fetchOrCompute(key, STALE, failing);
-            }));
-        }
-        gate.countDown();
+        List<Future<String>> calls = atOnceOnBothNodes(20, key, STALE, failing);
         // every caller joined: the computer's node shows its other callers, the other node them and its own caller
         await().atMost(PATIENCE).until(() -> attempts.get() == 1
                 && (a == b ? waiters(a, key) == 19 : waiters(a, key) + waiters(b, key) == 19));
@@ -354,6 +331,30 @@ public abstract class FreshValuesContract {
         assertThatThrownBy(() -> a.fetchOrCompute(key(("other")), DEFAULTS.withTtl(Duration.ofSeconds(1))
                 .withRefreshAfter(Duration.ofSeconds(1)), () -> "x"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("refreshAfter");
+    }
+
+    /** A key of this run whose value "v1" was stored through node A and is now due for a refresh. */
+    private String storedAndDue(String name) {
+        String key = key(name);
+        a.fetchOrCompute(key, REFRESHING, () -> "v1");
+        elapse(REFRESH_AFTER.plusSeconds(1));
+        return key;
+    }
+
+    /** {@code count} calls of {@code key}, half on each node, let go together. */
+    private List<Future<String>> atOnceOnBothNodes(int count, String key, ComputeOptions options,
+            Supplier<String> compute) {
+        CountDownLatch gate = new CountDownLatch(1);
+        List<Future<String>> calls = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            ComputeCache node = i % 2 == 0 ? a : b;
+            calls.add(callers.start("caller-" + i, () -> {
+                gate.await();
+                return node.fetchOrCompute(key, options, compute);
+            }));
+        }
+        gate.countDown();
+        return calls;
     }
 
     private void awaitIdle() {
