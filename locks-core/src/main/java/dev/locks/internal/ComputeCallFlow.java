@@ -11,6 +11,7 @@ import dev.locks.ComputeCache;
 import dev.locks.ComputeOptions;
 import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
+import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver.ComputeResult;
 import dev.locks.spi.RemoteComputeStore.Entry;
@@ -250,7 +251,19 @@ public final class ComputeCallFlow {
             return served(key, stale, started, null);
         }
         checkNotRecursive(key, started);
-        ComputeOutcome outcome = joinReporting(key, "", options, started);
+        ComputeOutcome outcome;
+        try {
+            outcome = backend.join(key, "", options);
+        } catch (ComputeTimeoutException e) {
+            if (stale != null) {
+                return served(key, stale, started, e); // its own wait time ran out: the stale value rather than none
+            }
+            events.report(ComputeResult.FAILED, started);
+            throw e;
+        } catch (RuntimeException | Error e) {
+            events.report(ComputeResult.FAILED, started);
+            throw e;
+        }
         if (outcome instanceof ComputeOutcome.Compute turn) {
             return compute(turn.ticket(), options.ttl(), compute, started, stale);
         }
