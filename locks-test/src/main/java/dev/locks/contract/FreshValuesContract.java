@@ -278,6 +278,29 @@ public abstract class FreshValuesContract {
     }
 
     @Test
+    void waiterWhoseWaitTimeRunsOutShouldGetTheStaleValue() throws Exception {
+        String key = key("stale-wait");
+        a.fetchOrCompute(key, STALE, () -> "v1");
+        elapse(TTL.plusSeconds(1));
+        CountDownLatch release = new CountDownLatch(1);
+        Blocked slow = new Blocked(release, "v2");
+        Future<String> computer = callers.start("computer", () -> a.fetchOrCompute(key, STALE, slow));
+        slow.awaitStarted();
+
+        Future<String> waiter = callers.start("waiter",
+                () -> b.fetchOrCompute(key, STALE.withWaitTime(Duration.ofMillis(100)), slow));
+        await().atMost(PATIENCE).until(() -> waiters(b, key) == 1);
+        clock.advance(Duration.ofMillis(200)); // the waiter's own wait time runs on the caches' clock
+
+        assertThat(result(waiter)).isEqualTo("v1");
+
+        release.countDown();
+        assertThat(result(computer)).isEqualTo("v2");
+        assertThat(slow.calls()).isEqualTo(1);
+        assertThat(b.fetchOrCompute(key, STALE, slow)).isEqualTo("v2");
+    }
+
+    @Test
     void failureWithoutAStaleValueShouldReachEveryCaller() throws Exception {
         String key = key("no-stale");
         CountDownLatch release = new CountDownLatch(1);
