@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.locks.ComputeCache;
+import dev.locks.Lease;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
 import dev.locks.annotation.FetchOrCompute;
+import dev.locks.annotation.Locked;
 import dev.locks.local.LocalComputeCache;
 import dev.locks.spring.ComputeCacheBuilderCustomizer;
 import dev.locks.spring.LocksAutoConfiguration;
@@ -55,6 +57,21 @@ class FreshValuesAnnotationTests {
             await().atMost(Duration.ofSeconds(10)).until(() -> quotes.price("ACME") == 2);
             assertThat(quotes.computations()).isEqualTo(2);
             assertThat(outcomes).contains(ComputeResult.REFRESHED);
+        });
+    }
+
+    /** A refresh runs the whole chain of interceptors inside @FetchOrCompute, as a miss does: here @Locked's. */
+    @Test
+    void backgroundRefreshShouldRunTheMethodUnderItsInnerInterceptors() {
+        runner.withBean(Quotes.class).run(context -> {
+            Quotes quotes = context.getBean(Quotes.class);
+            assertThat(quotes.lockedPrice("ACME")).as("computed under its lock").isEqualTo(1);
+            valueClock.advance(Duration.ofSeconds(30));
+
+            assertThat(quotes.lockedPrice("ACME")).isEqualTo(1);
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> quotes.lockedPrice("ACME") != 1);
+            assertThat(quotes.lockedPrice("ACME")).as("refreshed under its lock too").isEqualTo(2);
         });
     }
 
@@ -122,6 +139,16 @@ class FreshValuesAnnotationTests {
         @FetchOrCompute(key = "#symbol", ttl = "1m", refreshAfter = "20s")
         public int price(String symbol) {
             return computed.incrementAndGet();
+        }
+
+        final AtomicInteger locked = new AtomicInteger();
+
+        /** Its count, negative when it ran without its lock. */
+        @FetchOrCompute(key = "#symbol", ttl = "1m", refreshAfter = "20s")
+        @Locked(keys = "'price:' + #symbol")
+        public int lockedPrice(String symbol) {
+            int count = locked.incrementAndGet();
+            return Lease.current().isPresent() ? count : -count;
         }
 
         @FetchOrCompute(key = "#currency", ttl = "1m", staleIfError = "3m")
