@@ -45,7 +45,14 @@ public interface ComputeCache {
 
     /**
      * As {@link #fetchOrCompute(String, Duration, Supplier)}, with a compute timeout and an optional wait
-     * time of this call's own.
+     * time of this call's own, and section 11's {@link ComputeOptions#withRefreshAfter refreshAfter} (a hit on a
+     * value stored longer ago returns it at once and starts one background refresh of the key, across all nodes)
+     * and {@link ComputeOptions#withStaleIfError staleIfError} (a value stays readable as stale for so long after
+     * its TTL, and a failing computation's callers get it instead of the exception, with at most one new attempt
+     * per key and error back-off). The caches of this library honour both; this default, for other
+     * implementations, only the TTL. The protocol form ({@link #begin}) honours neither.
+     *
+     * @throws IllegalArgumentException when {@code options} is {@code null}
      */
     default <V> V fetchOrCompute(String key, ComputeOptions options, Supplier<V> compute) {
         return fetchOrCompute(key, options.ttl(), compute);

@@ -82,7 +82,15 @@ public interface LocksObserver {
          * renamed or refused by the deserialization filter), so it was removed and the call went on as a miss.
          * Reported with 0 nanoseconds, besides the call's own outcome.
          */
-        UNREADABLE("unreadable");
+        UNREADABLE("unreadable"),
+        /** A background refresh (section 11's {@code refreshAfter}) computed and stored a new value. */
+        REFRESHED("refreshed"),
+        /** A background refresh failed: the old value stays until its TTL, retried after the error back-off. */
+        REFRESH_FAILED("refresh-failed"),
+        /** A refresh was due but the node's refresh pool was full: skipped, tried again by the next due hit. */
+        REFRESH_SKIPPED("refresh-skipped"),
+        /** A call got the stale value of its key ({@code staleIfError}) instead of a failure. */
+        STALE("stale");
 
         private final String tag;
 

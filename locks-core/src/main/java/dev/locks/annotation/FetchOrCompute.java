@@ -49,4 +49,17 @@ public @interface FetchOrCompute {
 
     /** How long a waiter waits before giving up alone; empty to wait as long as the computation takes. */
     String waitTime() default "";
+
+    /**
+     * Refresh-ahead: a hit on a value stored longer ago than this returns it at once and starts one background
+     * recomputation of the key; shorter than a non-zero {@link #ttl}. Empty for
+     * {@code locks.compute.refresh-after} (unset: no refresh-ahead).
+     */
+    String refreshAfter() default "";
+
+    /**
+     * Stale-if-error: how long after its TTL a value stays readable as stale, served instead of a failed
+     * computation's exception. Empty for {@code locks.compute.stale-if-error} (unset: none).
+     */
+    String staleIfError() default "";
 }

@@ -55,6 +55,22 @@ public final class ComputeCalls {
         }
     }
 
+    /** The error back-off of section 11: a duration > 0, else an {@link IllegalArgumentException} naming it. */
+    public static Duration requireErrorBackoff(Duration errorBackoff) {
+        if (errorBackoff == null || errorBackoff.isNegative() || errorBackoff.isZero()) {
+            throw new IllegalArgumentException("errorBackoff must be a duration > 0, was " + errorBackoff);
+        }
+        return errorBackoff;
+    }
+
+    /** The refresh pool's bound of section 11: at least 1, else an {@link IllegalArgumentException} naming it. */
+    public static int requireRefreshMaxConcurrent(int refreshMaxConcurrent) {
+        if (refreshMaxConcurrent <= 0) {
+            throw new IllegalArgumentException("refreshMaxConcurrent must be > 0, was " + refreshMaxConcurrent);
+        }
+        return refreshMaxConcurrent;
+    }
+
     /** Returns a builder setting's {@code value}; {@code null} is an {@link IllegalArgumentException} naming it. */
     public static <T> T requireSetting(T value, String name) {
         if (value == null) {

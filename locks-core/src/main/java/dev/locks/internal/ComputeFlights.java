@@ -6,6 +6,7 @@ import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
+import dev.locks.spi.RemoteComputeStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,6 +92,49 @@ public final class ComputeFlights {
             }
             flights.remove(key, flight);
         }
+    }
+
+    /**
+     * Starts a background refresh of {@code key} as a miss of its own, unless a miss of the key is in flight here
+     * already (which makes the refresh needless): the refresh computes only if the stored value, looked up once
+     * more, is missing or was written at least {@code refreshAfter} ago.
+     *
+     * @return {@link ComputeOutcome.Compute} when the refresh is to compute; {@link ComputeOutcome.Hit} when the
+     *         value is young after all; {@code null}, changing nothing, when a miss of the key is in flight
+     */
+    public ComputeOutcome joinRefresh(String key, ComputeOptions options, Duration refreshAfter) {
+        if (flights.containsKey(key)) {
+            return null;
+        }
+        Flight mine = new Flight(key, Long.toUnsignedString(missIds.incrementAndGet(), 36), "", options, clock);
+        if (flights.putIfAbsent(key, mine) != null) {
+            return null;
+        }
+        if (store == null) {
+            return mine.firstTurn();
+        }
+        Object young;
+        try {
+            RemoteComputeStore.Entry entry = store.entry(key);
+            young = entry == null || entry.stale() || entry.ageMillis() >= refreshAfter.toMillis() ? null : entry.value();
+        } catch (Throwable e) {
+            end(key, mine, new ComputeOutcome.Failed(e));
+            throw e;
+        }
+        if (young == null) {
+            return mine.firstTurn();
+        }
+        end(key, mine, new ComputeOutcome.Value(young));
+        return new ComputeOutcome.Hit(young);
+    }
+
+    /**
+     * The stale window the ticket's miss stores its value with ({@link Duration#ZERO}: none); {@code null} when its
+     * options ask for neither refresh-ahead nor stale-if-error, or the miss is unknown here.
+     */
+    public Duration staleIfError(ComputeTicket ticket) {
+        Flight flight = flightOf(ticket);
+        return flight == null ? null : flight.staleIfError();
     }
 
     /**

@@ -41,6 +41,11 @@ final class Flight {
     private final String missId;
     private final String hint;
     private final Duration ttl;
+    /**
+     * How long after its TTL the value stays readable as stale ({@link Duration#ZERO}: not at all); {@code null}
+     * when the miss's options ask for neither refresh-ahead nor stale-if-error (no write time need be kept).
+     */
+    private final Duration staleIfError;
     private final FlightClock clock;
     private final FlightComputer first;
     private final ReentrantLock lock = new ReentrantLock();
@@ -60,12 +65,18 @@ final class Flight {
         this.missId = missId;
         this.hint = hint;
         this.ttl = options.ttl();
+        this.staleIfError = options.staleIfError()
+                .orElse(options.refreshAfter().isPresent() ? Duration.ZERO : null);
         this.clock = clock;
         this.first = startComputer(Thread.currentThread().getName(), options.computeTimeout(), clock.now());
     }
 
     String missId() {
         return missId;
+    }
+
+    Duration staleIfError() {
+        return staleIfError;
     }
 
     String key() {
@@ -401,7 +412,7 @@ final class Flight {
             return;
         }
         try {
-            store.put(key, value, ttl);
+            store.put(key, value, ttl, staleIfError == null ? Duration.ZERO : staleIfError);
         } catch (Throwable e) {
             settle(new ComputeOutcome.Failed(e)); // the waiters must not hang on a store that failed
             throw e;

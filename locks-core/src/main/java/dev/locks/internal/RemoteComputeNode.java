@@ -95,9 +95,35 @@ public final class RemoteComputeNode implements AutoCloseable {
         long since = clock.nanoTime();
         ComputeOutcome local = flights.join(key, hint, options);
         if (local instanceof ComputeOutcome.Compute turn) {
-            return represent(key, turn.ticket(), hint, options, since);
+            return represent(key, turn.ticket(), hint, options, since, Duration.ZERO);
         }
         return local;
+    }
+
+    /**
+     * Starts a background refresh of {@code key} (section 11) unless this node has a miss of it in flight: claims it
+     * across nodes as a {@linkplain Claimant#refresh() refresh}, and waits if another node computes it.
+     *
+     * @return {@link ComputeOutcome.Compute} when the refresh computes; else what it found ({@code null}: nothing
+     *         to do)
+     */
+    public ComputeOutcome refresh(String key, ComputeOptions options, Duration refreshAfter) {
+        long since = clock.nanoTime();
+        ComputeOutcome local = flights.joinRefresh(key, options, refreshAfter);
+        if (local instanceof ComputeOutcome.Compute turn) {
+            return represent(key, turn.ticket(), "", options, since, refreshAfter);
+        }
+        return local;
+    }
+
+    /** {@link RemoteComputeStore#entry}. */
+    public RemoteComputeStore.Entry entry(String key) {
+        return store.entry(key);
+    }
+
+    /** {@link RemoteComputeStore#backOff}. */
+    public boolean backOff(String key, Duration backOff) {
+        return store.backOff(key, backOff);
     }
 
     /**
@@ -110,7 +136,9 @@ public final class RemoteComputeNode implements AutoCloseable {
     public boolean complete(String key, Ticket ticket, Object value, Duration ttl) {
         boolean accepted;
         try {
-            accepted = store.complete(id, key, ticket, value, ttl);
+            Duration staleIfError = staleIfError(key, ticket);
+            accepted = staleIfError == null ? store.complete(id, key, ticket, value, ttl)
+                    : store.complete(id, key, ticket, value, ttl, staleIfError);
         } catch (LockUnavailableException e) {
             settleHere(key, ticket.miss(), new ComputeOutcome.Failed(e)); // nobody on this node waits in vain
             throw e;
@@ -148,6 +176,20 @@ public final class RemoteComputeNode implements AutoCloseable {
             passTurn(key, ticket);
         }
         return accepted;
+    }
+
+    /**
+     * The stale window of the ticket's computer on this node, as its caller asked; {@code null} when it asked for
+     * neither refresh-ahead nor stale-if-error, or is not on this node.
+     */
+    private Duration staleIfError(String key, Ticket ticket) {
+        for (RemoteComputeFlight flight : flightsAbout(key, ticket.miss())) {
+            ComputeTicket local = flight.localComputerOf(ticket);
+            if (local != null) {
+                return flights.staleIfError(local);
+            }
+        }
+        return null;
     }
 
     /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
@@ -206,7 +248,8 @@ public final class RemoteComputeNode implements AutoCloseable {
      *
      * @param since when the caller began to wait, on the cache's clock (its wait time runs from then)
      */
-    private ComputeOutcome represent(String key, ComputeTicket local, String hint, ComputeOptions options, long since) {
+    private ComputeOutcome represent(String key, ComputeTicket local, String hint, ComputeOptions options, long since,
+            Duration refreshAfter) {
         RemoteComputeFlight flight = flights.attachment(local);
         boolean waited = flight != null; // promoted on this node, where it waited first: it finds what was learnt
         if (flight == null) {
@@ -219,7 +262,7 @@ public final class RemoteComputeNode implements AutoCloseable {
                 return ended;
             }
             flights.retime(local, null); // talking to the store or waiting for another node: not timed here
-            Claim claim = claim(key, local, flight, options, hint);
+            Claim claim = claim(key, local, flight, options, hint, refreshAfter);
             if (claim instanceof Claim.Compute turn) {
                 flight.computing(turn.miss(), turn.ticket(), local, clock.nanoTime());
                 flights.retime(local, options.computeTimeout());
@@ -247,9 +290,9 @@ public final class RemoteComputeNode implements AutoCloseable {
      * the claimant was interrupted during the call, it passes its turn like any interrupted waiter.
      */
     private Claim claim(String key, ComputeTicket local, RemoteComputeFlight flight, ComputeOptions options,
-            String hint) {
+            String hint, Duration refreshAfter) {
         try {
-            return store.claim(key, claimant(options, hint), flight.miss());
+            return store.claim(key, claimant(options, hint, refreshAfter), flight.miss());
         } catch (RuntimeException e) {
             if (Thread.currentThread().isInterrupted()) {
                 throw interrupted(key, local, e);
@@ -384,9 +427,9 @@ public final class RemoteComputeNode implements AutoCloseable {
         return about;
     }
 
-    private Claimant claimant(ComputeOptions options, String hint) {
+    private Claimant claimant(ComputeOptions options, String hint, Duration refreshAfter) {
         return new Claimant(newId(), Thread.currentThread().getName() + " @ " + node,
-                options.computeTimeout(), newId(), hint, options.ttl());
+                options.computeTimeout(), newId(), hint, options.ttl(), refreshAfter);
     }
 
     private String newId() {

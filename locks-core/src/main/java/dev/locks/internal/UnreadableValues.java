@@ -4,8 +4,6 @@ import dev.locks.LocksClock;
 import dev.locks.LocksObserver.ComputeResult;
 import java.io.InvalidClassException;
 import java.lang.System.Logger.Level;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Reports stored values that could not be read (SPEC 4): each one counted ({@code outcome=unreadable}), and
@@ -16,16 +14,14 @@ import java.util.concurrent.TimeUnit;
 public final class UnreadableValues {
 
     private static final System.Logger LOG = System.getLogger(UnreadableValues.class.getName());
-    private static final long QUIET_NANOS = TimeUnit.MINUTES.toNanos(1);
-    static final int REMEMBERED = 10_000;
+    static final int REMEMBERED = KeyWarnings.REMEMBERED;
 
     private final ComputeEvents events;
-    private final LocksClock clock;
-    private final ConcurrentHashMap<String, Long> warned = new ConcurrentHashMap<>();
+    private final KeyWarnings warnings;
 
     public UnreadableValues(ComputeEvents events, LocksClock clock) {
         this.events = events;
-        this.clock = clock;
+        this.warnings = new KeyWarnings(clock);
     }
 
     /**
@@ -35,24 +31,12 @@ public final class UnreadableValues {
      */
     public boolean report(String key, Throwable cause) {
         events.count(ComputeResult.UNREADABLE);
-        if (!shouldWarn(key)) {
+        if (!warnings.shouldWarn(key)) {
             return false;
         }
         LOG.log(Level.WARNING, "the stored value of '" + key + "' could not be read (" + kind(cause)
                 + "); it is removed and computed again. This is logged once a minute per key.");
         return true;
-    }
-
-    private boolean shouldWarn(String key) {
-        long now = clock.nanoTime();
-        Long last = warned.get(key);
-        if (last != null && now - last < QUIET_NANOS) {
-            return false;
-        }
-        if (last == null && warned.size() >= REMEMBERED) {
-            warned.clear();
-        }
-        return last == null ? warned.putIfAbsent(key, now) == null : warned.replace(key, last, now);
     }
 
     /** The failure's kind: its exception classes, and the class a filter refused; no message (it may quote bytes). */

@@ -1,5 +1,6 @@
 package dev.locks.internal;
 
+import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 
 /**
@@ -23,6 +24,33 @@ public interface ValueStore {
      */
     void put(String key, Object value, Duration ttl);
 
-    /** Removes the value of {@code key}, if any. */
+    /**
+     * As {@link #put(String, Object, Duration)}, recording the write time, keeping the value readable as stale by
+     * {@link #entry} for {@code staleIfError} after its TTL ({@link Duration#ZERO}: not at all), and ending the
+     * key's error back-off. By default the plain put.
+     */
+    default void put(String key, Object value, Duration ttl, Duration staleIfError) {
+        put(key, value, ttl);
+    }
+
+    /**
+     * The value with its age, or the stale value, and whether the key backs off: as
+     * {@link dev.locks.spi.RemoteComputeStore#entry}. By default {@link #get} as a value of age 0.
+     */
+    default Entry entry(String key) {
+        Object value = get(key);
+        return value == null ? null : new Entry(value, 0L, false, false);
+    }
+
+    /**
+     * Starts the error back-off of {@code key} for {@code backOff}, unless one runs.
+     *
+     * @return whether this call started it; by default false (no back-off kept)
+     */
+    default boolean backOff(String key, Duration backOff) {
+        return false;
+    }
+
+    /** Removes the value of {@code key}, its stale value and its back-off, if any. */
     void remove(String key);
 }

@@ -14,10 +14,12 @@ import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
 import dev.locks.internal.ComputeCallFlow;
+import dev.locks.internal.ComputeCalls;
 import dev.locks.internal.ComputeEvents;
 import dev.locks.internal.ComputeFlights;
 import dev.locks.internal.FlightComputer;
 import dev.locks.internal.Keys;
+import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -57,7 +59,8 @@ public final class LocalComputeCache implements ComputeCache {
         this.store = new LocalComputeCacheStore(builder.maxEntries, builder.maxWeight, builder.weigher, builder.clock);
         this.flights = new ComputeFlights(store, builder.clock);
         this.events = new ComputeEvents(builder.observer, builder.clock);
-        this.calls = new ComputeCallFlow(builder.defaults, events, new Flights());
+        this.calls = new ComputeCallFlow(builder.defaults, events, new Flights(), builder.clock, builder.errorBackoff,
+                builder.refreshMaxConcurrent);
     }
 
     /** A cache with every default: see {@link Builder}. */
@@ -178,6 +181,21 @@ public final class LocalComputeCache implements ComputeCache {
         }
 
         @Override
+        public Entry lookUpEntry(String key) {
+            return store.entry(key);
+        }
+
+        @Override
+        public ComputeOutcome joinRefresh(String key, ComputeOptions options, Duration refreshAfter) {
+            return flights.joinRefresh(key, options, refreshAfter);
+        }
+
+        @Override
+        public boolean backOff(String key, Duration backOff) {
+            return store.backOff(key, backOff);
+        }
+
+        @Override
         public void completeOwn(ComputeTicket ticket, Object value, Duration ttl) {
             flights.complete(ticket, value, ttl);
         }
@@ -211,8 +229,28 @@ public final class LocalComputeCache implements ComputeCache {
         private ToLongFunction<Object> weigher;
         private LocksClock clock = LocksClock.system();
         private LocksObserver observer = LocksObserver.NONE;
+        private Duration errorBackoff = ComputeCallFlow.ERROR_BACKOFF;
+        private int refreshMaxConcurrent = ComputeCallFlow.REFRESH_MAX_CONCURRENT;
 
         private Builder() {
+        }
+
+        /**
+         * While a stale value is served after a failure, or after a refresh failed, at most one new attempt per key
+         * per this ({@code locks.compute.error-backoff}, default 1 second); must be positive.
+         */
+        public Builder errorBackoff(Duration errorBackoff) {
+            this.errorBackoff = ComputeCalls.requireErrorBackoff(errorBackoff);
+            return this;
+        }
+
+        /**
+         * Background refreshes ({@link ComputeOptions#withRefreshAfter}) running at once
+         * ({@code locks.compute.refresh.max-concurrent}, default 4); beyond it a refresh is skipped. Must be positive.
+         */
+        public Builder refreshMaxConcurrent(int refreshMaxConcurrent) {
+            this.refreshMaxConcurrent = ComputeCalls.requireRefreshMaxConcurrent(refreshMaxConcurrent);
+            return this;
         }
 
         /**

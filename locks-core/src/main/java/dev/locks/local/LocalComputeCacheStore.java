@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.locks.LocksClock;
 import dev.locks.internal.ValueStore;
+import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 import java.util.function.ToLongFunction;
 
@@ -21,11 +22,24 @@ final class LocalComputeCacheStore implements ValueStore {
 
     private static final long NEVER = Long.MAX_VALUE;
 
-    /** A value and the {@link LocksClock#nanoTime()} at which it expires ({@link #NEVER}: no expiry). */
-    private record Stored(Object value, long deadlineNanos) {
+    /**
+     * A value, the {@link LocksClock#nanoTime()} at which it expires ({@link #NEVER}: no expiry), when it was
+     * written, and until when it stays readable as stale (its deadline when it has no stale window).
+     */
+    private record Stored(Object value, long deadlineNanos, long writtenNanos, long staleDeadlineNanos) {
+
+        boolean expired(long now) {
+            return deadlineNanos != NEVER && now - deadlineNanos >= 0;
+        }
+
+        boolean gone(long now) {
+            return deadlineNanos != NEVER && now - staleDeadlineNanos >= 0;
+        }
     }
 
     private final Cache<String, Stored> cache;
+    /** The end of each backing-off key's error back-off, on the clock; as bounded as the values. */
+    private final Cache<String, Long> backOffs;
     private final LocksClock clock;
 
     /**
@@ -36,6 +50,7 @@ final class LocalComputeCacheStore implements ValueStore {
         this.cache = weigher == null ? Caffeine.newBuilder().maximumSize(maxEntries).build()
                 : Caffeine.newBuilder().maximumWeight(maxWeight)
                         .<String, Stored>weigher((key, stored) -> weight(weigher, key, stored.value())).build();
+        this.backOffs = Caffeine.newBuilder().maximumSize(weigher == null ? maxEntries : 10_000).build();
         this.clock = clock;
     }
 
@@ -45,21 +60,69 @@ final class LocalComputeCacheStore implements ValueStore {
         if (stored == null) {
             return null;
         }
-        if (stored.deadlineNanos() != NEVER && clock.nanoTime() - stored.deadlineNanos() >= 0) {
-            cache.asMap().remove(key, stored);
-            return null;
+        if (stored.deadlineNanos() != NEVER) {
+            long now = clock.nanoTime();
+            if (now - stored.deadlineNanos() >= 0) {
+                if (stored.gone(now)) {
+                    cache.asMap().remove(key, stored);
+                }
+                return null;
+            }
         }
         return stored.value();
     }
 
     @Override
+    public Entry entry(String key) {
+        Stored stored = cache.getIfPresent(key);
+        if (stored == null) {
+            return null;
+        }
+        long now = clock.nanoTime();
+        if (stored.gone(now)) {
+            cache.asMap().remove(key, stored);
+            return null;
+        }
+        Long backOff = backOffs.getIfPresent(key);
+        boolean backingOff = backOff != null && now - backOff < 0;
+        return new Entry(stored.value(), Math.max(0L, (now - stored.writtenNanos()) / 1_000_000L), stored.expired(now),
+                backingOff);
+    }
+
+    @Override
     public void put(String key, Object value, Duration ttl) {
-        cache.put(key, new Stored(value, ttl.isZero() ? NEVER : deadline(clock.nanoTime(), ttl.toNanos())));
+        put(key, value, ttl, Duration.ZERO);
+    }
+
+    @Override
+    public void put(String key, Object value, Duration ttl, Duration staleIfError) {
+        long now = clock.nanoTime();
+        long deadline = ttl.isZero() ? NEVER : deadline(now, ttl.toNanos());
+        long staleDeadline = deadline == NEVER || staleIfError.isZero() ? deadline
+                : deadline(deadline, staleIfError.toNanos());
+        cache.put(key, new Stored(value, deadline, now, staleDeadline));
+        backOffs.invalidate(key);
+    }
+
+    @Override
+    public boolean backOff(String key, Duration backOff) {
+        long now = clock.nanoTime();
+        long until = deadline(now, backOff.toNanos());
+        boolean[] started = {false};
+        backOffs.asMap().compute(key, (k, running) -> {
+            if (running != null && now - running < 0) {
+                return running;
+            }
+            started[0] = true;
+            return until;
+        });
+        return started[0];
     }
 
     @Override
     public void remove(String key) {
         cache.invalidate(key);
+        backOffs.invalidate(key);
     }
 
     /** How many values are stored (expired ones not yet read or evicted included), after pending evictions. */

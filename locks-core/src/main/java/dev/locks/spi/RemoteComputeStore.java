@@ -80,7 +80,8 @@ public interface RemoteComputeStore extends AutoCloseable {
      * A node's representative, which has just missed {@code key}, looks it up once more and becomes the
      * computer of its miss or learns whom to wait for; in one atomic step, the first rule that applies:
      * <ol>
-     *   <li>a value is stored: {@link Claim.Hit} with it (a value that cannot be read is removed, reported,
+     *   <li>a value is stored (an unexpired one; for a {@linkplain Claimant#refresh() refresh}, one written less
+     *       than {@link Claimant#refreshAfter()} ago): {@link Claim.Hit} with it (a value that cannot be read is removed, reported,
      *       and the claim is made again);</li>
      *   <li>{@code awaited} is given and is the key's invalidated miss: while that record is computing,
      *       {@link Claim.Wait} for it; once done, {@link Claim.Done} with how it ended (its value, kept in the
@@ -142,6 +143,54 @@ public interface RemoteComputeStore extends AutoCloseable {
     boolean fail(String node, String key, Ticket ticket, Throwable error);
 
     /**
+     * The value of {@code key} for a call with refresh-ahead or stale-if-error (section 11), in one read: the
+     * stored, unexpired value with its age (since {@link #complete(String, String, Ticket, Object, Duration,
+     * Duration)} wrote it, by the store's clock), or else its <em>stale</em> value (past its TTL, within the stale
+     * window it was stored with), and whether the key's error back-off ({@link #backOff}) runs. {@code null} when
+     * there is neither value. A value that cannot be read is handled as by {@link #get}.
+     *
+     * <p>By default {@link #get} as a value of age 0, never stale, never backing off: a store that keeps no write
+     * times nor stale values offers neither refresh-ahead nor stale-if-error.
+     */
+    default Entry entry(String key) {
+        Object value = get(key);
+        return value == null ? null : new Entry(value, 0L, false, false);
+    }
+
+    /**
+     * As {@link #complete(String, String, Ticket, Object, Duration)}, and when it stores the value: records its
+     * write time (for {@link #entry}'s age and {@link Claimant#refreshAfter()}), keeps it readable as stale by
+     * {@link #entry} for {@code staleIfError} after its TTL ({@link Duration#ZERO}: not at all), and ends the key's
+     * error back-off. The stale copy is removed by {@link #invalidate} with the value. By default the plain
+     * completion, keeping no stale value.
+     */
+    default boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
+            Duration staleIfError) {
+        return complete(node, key, ticket, value, ttl);
+    }
+
+    /**
+     * Starts the error back-off of {@code key} for {@code backOff}, shared by every node, unless one is running: in
+     * one atomic step. While it runs, {@link #entry} reports it; a completion or {@link #invalidate} ends it.
+     *
+     * @return whether this call started it; by default false, and nothing is kept (no back-off across nodes)
+     */
+    default boolean backOff(String key, Duration backOff) {
+        return false;
+    }
+
+    /**
+     * A value as {@link #entry} reads it.
+     *
+     * @param value never {@code null}
+     * @param ageMillis how long ago it was written, by the store's clock (0 when unknown)
+     * @param stale whether it is past its TTL, readable only for stale-if-error
+     * @param backingOff whether the key's error back-off runs
+     */
+    record Entry(Object value, long ageMillis, boolean stale, boolean backingOff) {
+    }
+
+    /**
      * Starts delivering every {@link Notice} that any node publishes (this one included: the core drops its
      * own) to {@code listener}, through one subscription for the whole node, never one per key; and makes
      * {@code listener} the one that hears of unreadable values. The core calls it once, as its node starts,
@@ -179,9 +228,23 @@ public interface RemoteComputeStore extends AutoCloseable {
      *        over
      * @param hint the claimant's hint, for a miss it starts
      * @param ttl the claimant's TTL, for a miss it starts ({@link Duration#ZERO}: no expiry)
+     * @param refreshAfter for a background refresh (section 11): a stored value written at least this long ago
+     *        counts as missing for this claim (rule 1), so that the claimant recomputes it; {@link Duration#ZERO}
+     *        for an ordinary claim. A store that keeps no write times treats every value as young.
      */
     record Claimant(String computer, String description, Duration computeTimeout, String newMiss, String hint,
-            Duration ttl) {
+            Duration ttl, Duration refreshAfter) {
+
+        /** An ordinary claim, not a refresh. */
+        public Claimant(String computer, String description, Duration computeTimeout, String newMiss, String hint,
+                Duration ttl) {
+            this(computer, description, computeTimeout, newMiss, hint, ttl, Duration.ZERO);
+        }
+
+        /** Whether this claim is a background refresh's. */
+        public boolean refresh() {
+            return !refreshAfter.isZero();
+        }
     }
 
     /**

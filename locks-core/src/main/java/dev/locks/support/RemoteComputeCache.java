@@ -82,7 +82,8 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
         this.events = new ComputeEvents(builder.observer, builder.clock);
         this.node = new RemoteComputeNode(requireSetting(store, "store"), builder.clock, builder.pollInterval,
                 new UnreadableValues(events, builder.clock));
-        this.calls = new ComputeCallFlow(builder.defaultOptions, events, new Node());
+        this.calls = new ComputeCallFlow(builder.defaultOptions, events, new Node(), builder.clock,
+                builder.errorBackoff, builder.refreshMaxConcurrent);
     }
 
     /**
@@ -220,6 +221,7 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
     @Override
     public void close() {
         closed = true;
+        calls.close();
         node.close();
     }
 
@@ -248,6 +250,21 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
         @Override
         public ComputeOutcome join(String key, String hint, ComputeOptions options) {
             return node.take(key, hint, options);
+        }
+
+        @Override
+        public RemoteComputeStore.Entry lookUpEntry(String key) {
+            return node.entry(key);
+        }
+
+        @Override
+        public ComputeOutcome joinRefresh(String key, ComputeOptions options, Duration refreshAfter) {
+            return closed ? null : node.refresh(key, options, refreshAfter);
+        }
+
+        @Override
+        public boolean backOff(String key, Duration backOff) {
+            return node.backOff(key, backOff);
         }
 
         @Override
@@ -295,6 +312,8 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
         private LocksClock clock = LocksClock.system();
         private LocksObserver observer = LocksObserver.NONE;
         private Duration pollInterval = RemoteComputeNode.POLL;
+        private Duration errorBackoff = ComputeCallFlow.ERROR_BACKOFF;
+        private int refreshMaxConcurrent = ComputeCallFlow.REFRESH_MAX_CONCURRENT;
 
         /** A builder for the backend of short name {@code backend} ({@link ComputeCache#backend()}). */
         protected Builder(String backend) {
@@ -316,6 +335,24 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
          */
         public B clock(LocksClock clock) {
             this.clock = requireSetting(clock, "clock");
+            return self();
+        }
+
+        /**
+         * While a stale value is served after a failure, or after a refresh failed, at most one new attempt per key
+         * per this, across all nodes ({@code locks.compute.error-backoff}, default 1 second); must be positive.
+         */
+        public B errorBackoff(Duration errorBackoff) {
+            this.errorBackoff = ComputeCalls.requireErrorBackoff(errorBackoff);
+            return self();
+        }
+
+        /**
+         * Background refreshes ({@link ComputeOptions#withRefreshAfter}) running at once on this node
+         * ({@code locks.compute.refresh.max-concurrent}, default 4); beyond it a refresh is skipped. Must be positive.
+         */
+        public B refreshMaxConcurrent(int refreshMaxConcurrent) {
+            this.refreshMaxConcurrent = ComputeCalls.requireRefreshMaxConcurrent(refreshMaxConcurrent);
             return self();
         }
 

@@ -50,6 +50,8 @@ final class JdbcComputeStore implements RemoteComputeStore {
     private final String completeSql;
     private final String failSql;
     private final String invalidateSql;
+    private final String readSql;
+    private final String backOffSql;
     private volatile Listener listener;
     private NodeListener.Subscription subscription;
 
@@ -71,8 +73,11 @@ final class JdbcComputeStore implements RemoteComputeStore {
                 + " AND miss_id = ? AND outcome = 'value' AND expires_at > clock_timestamp()";
         this.claimSql = "SELECT o_kind, o_value, o_miss, o_turn, o_hint, o_ttl_ms, o_left_ms, o_computer, o_started_at,"
                 + " o_outcome, o_class, o_message FROM " + schema.function("compute_claim")
-                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-        this.completeSql = "SELECT " + schema.function("compute_complete") + "(?, ?, ?, ?, ?, ?, ?, ?)";
+                + "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        this.completeSql = "SELECT " + schema.function("compute_complete") + "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        this.readSql = "SELECT o_value, o_age_ms, o_stale, o_backing_off FROM " + schema.function("compute_read")
+                + "(?)";
+        this.backOffSql = "SELECT " + schema.function("compute_back_off") + "(?, ?)";
         this.failSql = "SELECT " + schema.function("compute_fail") + "(?, ?, ?, ?, ?, ?, ?)";
         this.invalidateSql = "SELECT " + schema.function("compute_invalidate") + "(?, ?)";
         connections.prewarm();
@@ -142,6 +147,7 @@ final class JdbcComputeStore implements RemoteComputeStore {
                 statement.setInt(9, awaited == null ? 0 : awaited.turn());
                 statement.setString(10, awaited == null ? "" : StoredText.encode(awaited.hint()));
                 statement.setLong(11, awaited == null ? 0 : awaited.ttlMillis());
+                statement.setLong(12, millis(claimant.refreshAfter()));
                 return ClaimRow.of(single(statement));
             }
         });
@@ -163,8 +169,53 @@ final class JdbcComputeStore implements RemoteComputeStore {
         };
     }
 
+    /**
+     * The value with its age, or its stale value, and whether the key backs off: one call of
+     * {@code locks_compute_read}. A value that cannot be read is removed if it is the unexpired one, and missing.
+     */
+    @Override
+    public Entry entry(String key) {
+        Entry entry = call(() -> "read '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(readSql)) {
+                statement.setString(1, stored(key));
+                try (ResultSet row = statement.executeQuery()) {
+                    return row.next() ? new Entry(row.getBytes(1), row.getLong(2), row.getBoolean(3), row.getBoolean(4))
+                            : null;
+                }
+            }
+        });
+        if (entry == null) {
+            return null;
+        }
+        byte[] stored = (byte[]) entry.value();
+        Object value = entry.stale() ? deserialize(key, stored) : readable(key, stored);
+        return value == null ? null : new Entry(value, entry.ageMillis(), entry.stale(), entry.backingOff());
+    }
+
+    /** The key's error back-off: one call of {@code locks_compute_back_off}, false when the key has no value. */
+    @Override
+    public boolean backOff(String key, Duration backOff) {
+        return call(() -> "start the error back-off of '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(backOffSql)) {
+                statement.setString(1, stored(key));
+                statement.setLong(2, Math.max(1, millis(backOff)));
+                return single(statement).getBoolean(1);
+            }
+        });
+    }
+
     @Override
     public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
+        return complete(node, key, ticket, value, ttl, -1L);
+    }
+
+    @Override
+    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
+            Duration staleIfError) {
+        return complete(node, key, ticket, value, ttl, millis(staleIfError));
+    }
+
+    private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, long staleMillis) {
         byte[] serialized = value == null ? null : serializer.serialize(value); // its exception as it is
         String notice = ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null), stored(key));
         String unstored = ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), value == null),
@@ -183,6 +234,7 @@ final class JdbcComputeStore implements RemoteComputeStore {
                 statement.setLong(6, DONE_GRACE.toMillis());
                 statement.setString(7, notice);
                 statement.setString(8, unstored);
+                statement.setLong(9, staleMillis);
                 return single(statement).getInt(1);
             }
         });

@@ -365,6 +365,13 @@ CREATE TABLE IF NOT EXISTS locks_value (
 
 CREATE INDEX IF NOT EXISTS locks_value_expires_at ON locks_value (expires_at);
 
+-- Refresh-ahead and stale-if-error (added to the table of an earlier version as it stands): a value past
+-- expires_at stays readable as stale until stale_until (null: not at all), and is removed after; a key whose
+-- computation failed while a stale or old value was served backs off until backoff_until. A value's age is the
+-- time since stored_at.
+ALTER TABLE locks_value ADD COLUMN IF NOT EXISTS stale_until timestamptz;
+ALTER TABLE locks_value ADD COLUMN IF NOT EXISTS backoff_until timestamptz;
+
 CREATE TABLE IF NOT EXISTS locks_compute (
     compute_key   text COLLATE "C" NOT NULL,
     invalidated   boolean     NOT NULL,
@@ -394,9 +401,10 @@ CREATE INDEX IF NOT EXISTS locks_compute_expires_at ON locks_compute (expires_at
 --          description, o_started_at when it took its turn),
 --   'done': the awaited miss ended with o_outcome 'null' or 'failed' (o_class, o_message), or, invalidated
 --          meanwhile, with 'value' (o_value, not stored).
+-- p_refresh_ms > 0 for a background refresh: a value stored at least that long ago counts as missing.
 CREATE OR REPLACE FUNCTION locks_compute_claim(p_key text, p_computer text, p_desc text, p_timeout_ms bigint,
         p_new_miss text, p_hint text, p_ttl_ms bigint, p_awaited text, p_turn int, p_awaited_hint text,
-        p_awaited_ttl_ms bigint,
+        p_awaited_ttl_ms bigint, p_refresh_ms bigint,
         OUT o_kind text, OUT o_value bytea, OUT o_miss text, OUT o_turn int, OUT o_hint text, OUT o_ttl_ms bigint,
         OUT o_left_ms bigint, OUT o_computer text, OUT o_started_at timestamptz, OUT o_outcome text,
         OUT o_class text, OUT o_message text) LANGUAGE plpgsql AS $$
@@ -409,7 +417,8 @@ BEGIN
     PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
     v_now := clock_timestamp();
     SELECT v.value INTO o_value FROM locks_value v
-    WHERE v.value_key = p_key AND (v.expires_at IS NULL OR v.expires_at > v_now);
+    WHERE v.value_key = p_key AND (v.expires_at IS NULL OR v.expires_at > v_now)
+      AND (p_refresh_ms <= 0 OR v.stored_at > v_now - p_refresh_ms * interval '1 millisecond');
     IF FOUND THEN
         o_kind := 'hit';
         RETURN;
@@ -491,15 +500,28 @@ BEGIN
     WHERE c.compute_key = old.compute_key AND c.invalidated = old.invalidated AND c.expires_at <= v_now;
 END $$;
 
+-- The claim of an earlier version (nodes of which may still run during a rolling deploy): never a refresh.
+CREATE OR REPLACE FUNCTION locks_compute_claim(p_key text, p_computer text, p_desc text, p_timeout_ms bigint,
+        p_new_miss text, p_hint text, p_ttl_ms bigint, p_awaited text, p_turn int, p_awaited_hint text,
+        p_awaited_ttl_ms bigint,
+        OUT o_kind text, OUT o_value bytea, OUT o_miss text, OUT o_turn int, OUT o_hint text, OUT o_ttl_ms bigint,
+        OUT o_left_ms bigint, OUT o_computer text, OUT o_started_at timestamptz, OUT o_outcome text,
+        OUT o_class text, OUT o_message text) LANGUAGE sql AS $$
+    SELECT * FROM locks_compute_claim(p_key, p_computer, p_desc, p_timeout_ms, p_new_miss, p_hint, p_ttl_ms,
+        p_awaited, p_turn, p_awaited_hint, p_awaited_ttl_ms, 0::bigint);
+$$;
+
 -- Settles the miss p_miss with its first successful completion, from any of its computers (the current one or
 -- one whose turn ran out): stores the value unless p_outcome is 'null', with a TTL of p_ttl_ms (0: none; -1:
 -- the TTL the miss began with), marks the miss done for p_grace_ms and notifies p_notice. A miss whose key was
 -- invalidated while it ran is settled the same way but stores nothing (its value stays in its record for the
 -- grace period, for the waiters on other nodes), and notifies p_unstored_notice. Returns 1 if this completion
 -- settled the miss and stored its value, 2 if it settled an invalidated miss, 0 (changing nothing) if the miss
--- is over or unknown.
+-- is over or unknown. A stored value keeps a stale copy for p_stale_ms after its TTL (0 or -1: none; a value
+-- without TTL needs none) and ends the key's back-off.
 CREATE OR REPLACE FUNCTION locks_compute_complete(p_key text, p_miss text, p_outcome text, p_value bytea,
-        p_ttl_ms bigint, p_grace_ms bigint, p_notice text, p_unstored_notice text) RETURNS int LANGUAGE plpgsql AS $$
+        p_ttl_ms bigint, p_grace_ms bigint, p_notice text, p_unstored_notice text, p_stale_ms bigint)
+        RETURNS int LANGUAGE plpgsql AS $$
 DECLARE
     v_now timestamptz;
     v_ttl bigint;
@@ -526,16 +548,48 @@ BEGIN
         IF p_ttl_ms >= 0 THEN
             v_ttl := p_ttl_ms;
         END IF;
-        INSERT INTO locks_value AS v (value_key, value, stored_at, expires_at)
-        VALUES (p_key, p_value, v_now, CASE WHEN v_ttl > 0 THEN v_now + v_ttl * interval '1 millisecond' END)
+        INSERT INTO locks_value AS v (value_key, value, stored_at, expires_at, stale_until, backoff_until)
+        VALUES (p_key, p_value, v_now, CASE WHEN v_ttl > 0 THEN v_now + v_ttl * interval '1 millisecond' END,
+            CASE WHEN v_ttl > 0 AND p_stale_ms > 0 THEN v_now + (v_ttl + p_stale_ms) * interval '1 millisecond' END,
+            NULL)
         ON CONFLICT (value_key) DO UPDATE
-            SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at;
+            SET value = excluded.value, stored_at = excluded.stored_at, expires_at = excluded.expires_at,
+                stale_until = excluded.stale_until, backoff_until = NULL;
     END IF;
     PERFORM pg_notify('locks_computed', p_notice);
     DELETE FROM locks_value v USING (
-        SELECT e.value_key FROM locks_value e WHERE e.expires_at <= v_now LIMIT 2 FOR UPDATE SKIP LOCKED) old
-    WHERE v.value_key = old.value_key AND v.expires_at <= v_now;
+        SELECT e.value_key FROM locks_value e WHERE e.expires_at <= v_now
+          AND (e.stale_until IS NULL OR e.stale_until <= v_now) LIMIT 2 FOR UPDATE SKIP LOCKED) old
+    WHERE v.value_key = old.value_key AND v.expires_at <= v_now AND (v.stale_until IS NULL OR v.stale_until <= v_now);
     RETURN 1;
+END $$;
+
+-- The completion of an earlier version (nodes of which may still run during a rolling deploy): no stale copy.
+CREATE OR REPLACE FUNCTION locks_compute_complete(p_key text, p_miss text, p_outcome text, p_value bytea,
+        p_ttl_ms bigint, p_grace_ms bigint, p_notice text, p_unstored_notice text) RETURNS int LANGUAGE sql AS $$
+    SELECT locks_compute_complete(p_key, p_miss, p_outcome, p_value, p_ttl_ms, p_grace_ms, p_notice,
+        p_unstored_notice, -1::bigint);
+$$;
+
+-- The value of p_key for a call with refresh-ahead or stale-if-error: the unexpired value with its age (ms since
+-- it was stored), or else its stale value (o_stale), and whether the key backs off; no row when neither.
+CREATE OR REPLACE FUNCTION locks_compute_read(p_key text, OUT o_value bytea, OUT o_age_ms bigint,
+        OUT o_stale boolean, OUT o_backing_off boolean) RETURNS SETOF record LANGUAGE sql STABLE AS $$
+    SELECT v.value, greatest(0, floor(extract(epoch FROM clock_timestamp() - v.stored_at) * 1000))::bigint,
+        v.expires_at IS NOT NULL AND v.expires_at <= clock_timestamp(),
+        v.backoff_until IS NOT NULL AND v.backoff_until > clock_timestamp()
+    FROM locks_value v
+    WHERE v.value_key = locks_key(p_key)
+      AND (v.expires_at IS NULL OR v.expires_at > clock_timestamp() OR v.stale_until > clock_timestamp());
+$$;
+
+-- Starts the error back-off of p_key for p_ms, shared by every node, unless one runs; whether it started it.
+-- Only a key with a value (fresh or stale) backs off: without one a failure reaches every caller anyway.
+CREATE OR REPLACE FUNCTION locks_compute_back_off(p_key text, p_ms bigint) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+    UPDATE locks_value v SET backoff_until = clock_timestamp() + p_ms * interval '1 millisecond'
+    WHERE v.value_key = locks_key(p_key) AND (v.backoff_until IS NULL OR v.backoff_until <= clock_timestamp());
+    RETURN FOUND;
 END $$;
 
 -- Ends the miss p_miss with its current computer's failure (p_computer must hold the current turn): stores

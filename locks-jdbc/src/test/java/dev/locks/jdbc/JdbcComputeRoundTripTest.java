@@ -57,8 +57,8 @@ class JdbcComputeRoundTripTest {
         assertThat(statements(counting)).containsExactly(
                 "SELECT value FROM locks_value WHERE value_key = locks_key(?) AND (expires_at IS NULL OR expires_at > clock_timestamp())",
                 "SELECT o_kind, o_value, o_miss, o_turn, o_hint, o_ttl_ms, o_left_ms, o_computer, o_started_at,"
-                        + " o_outcome, o_class, o_message FROM locks_compute_claim(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                "SELECT locks_compute_complete(?, ?, ?, ?, ?, ?, ?, ?)");
+                        + " o_outcome, o_class, o_message FROM locks_compute_claim(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "SELECT locks_compute_complete(?, ?, ?, ?, ?, ?, ?, ?, ?)"); // the last: a refresh's age, a stale window
 
         counting.reset();
         assertThat(cache.fetchOrCompute("k", TTL, () -> "other")).isEqualTo("v");

@@ -3,12 +3,14 @@ package dev.locks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locks.ComputeOptions;
 import dev.locks.LockUnavailableException;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -53,6 +55,43 @@ class JdbcSchemaCheckTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("older_renew")
                 .hasMessageContaining("locks.jdbc.initialize-schema");
+    }
+
+    /**
+     * A schema of the version before refresh-ahead and stale-if-error (without their columns and functions, its values
+     * stored) is named by what it lacks, and the shipped script upgrades it in place: the values stay.
+     */
+    @Test
+    void aSchemaFromBeforeRefreshAheadShouldBeNamedAndUpgradedInPlace() throws Exception {
+        try (JdbcComputeCache first = JdbcComputeCache.builder(postgres.dataSource()).tablePrefix("before11_")
+                .initializeSchema(true).build()) {
+            assertThat(first.fetchOrCompute("kept", Duration.ofMinutes(10), () -> "v1")).isEqualTo("v1");
+        }
+        try (Connection connection = postgres.server().connect(); Statement statement = connection.createStatement()) {
+            statement.execute("DROP FUNCTION before11_compute_read");
+            statement.execute("DROP FUNCTION before11_compute_back_off");
+            statement.execute("ALTER TABLE before11_value DROP COLUMN stale_until, DROP COLUMN backoff_until");
+        }
+        assertThatThrownBy(() -> JdbcComputeCache.builder(postgres.dataSource()).tablePrefix("before11_").build())
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("before11_compute_read")
+                .hasMessageContaining("locks.jdbc.initialize-schema");
+
+        try (JdbcComputeCache upgraded = JdbcComputeCache.builder(postgres.dataSource()).tablePrefix("before11_")
+                .initializeSchema(true).build()) {
+            assertThat(upgraded.fetchOrCompute("kept", Duration.ofMinutes(10), () -> "v2")).isEqualTo("v1");
+            ComputeOptions stale = upgraded.defaultOptions().withStaleIfError(Duration.ofHours(1));
+            assertThat(upgraded.fetchOrCompute("new", stale, () -> "n1")).isEqualTo("n1");
+            try (Connection connection = postgres.server().connect();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("UPDATE before11_value SET expires_at = clock_timestamp() - interval '1 second'"
+                        + " WHERE value_key = 'new'");
+            }
+            Supplier<String> down = () -> {
+                throw new IllegalStateException("down");
+            };
+            assertThat(upgraded.fetchOrCompute("new", stale, down)).isEqualTo("n1");
+        }
     }
 
     @Test

@@ -89,6 +89,14 @@ open class CoroutineAccounts(private val ledger: Ledger) {
         }
     }
 
+    /** Stale-if-error (section 11): after its short TTL a failing upstream is answered with the stale value. */
+    @FetchOrCompute(name = "rates", key = "#currency", ttl = "200ms", staleIfError = "1h")
+    open suspend fun rate(currency: String): String {
+        delay(1)
+        check(!ledger.upstreamDown) { "upstream down" }
+        return "rate:$currency:" + ledger.computations.incrementAndGet()
+    }
+
     /** An empty result stores nothing, as for a blocking method returning Optional. */
     @FetchOrCompute(name = "maybe", key = "#symbol", ttl = "1m")
     open suspend fun maybeQuote(symbol: String): Optional<String> {
@@ -145,4 +153,8 @@ class Ledger {
     /** Hung computations that started, and those of them that were cancelled. */
     val hungComputations = AtomicInteger()
     val hungCancelled = AtomicInteger()
+
+    /** Whether [CoroutineAccounts.rate]'s upstream fails. */
+    @Volatile
+    var upstreamDown = false
 }

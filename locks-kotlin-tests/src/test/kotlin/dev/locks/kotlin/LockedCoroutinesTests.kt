@@ -203,6 +203,18 @@ abstract class LockedCoroutinesTests {
     }
 
     @Test
+    fun aSuspendFunctionWithStaleIfErrorShouldAnswerAFailureWithTheStaleValue() = run { accounts, _ ->
+        assertThat(accounts.rate("EUR")).isEqualTo("rate:EUR:1")
+        delay(400) // past the TTL of 200 ms
+        ledger.upstreamDown = true
+
+        assertThat(accounts.rate("EUR")).`as`("the stale value, not the failure").isEqualTo("rate:EUR:1")
+        ledger.upstreamDown = false
+        delay(1_200) // past the error back-off of 1 s
+        assertThat(accounts.rate("EUR")).isEqualTo("rate:EUR:2")
+    }
+
+    @Test
     fun aFlowShouldHoldItsKeyFromCollectionToCompletion() = run { accounts, locks ->
         val flow = accounts.ticks("h", 5)
         assertThat(isFree(locks, "ticks:h")).`as`("before collection").isTrue()

@@ -32,6 +32,12 @@ import org.springframework.data.redis.serializer.SerializationException;
  *       {@code failed}, with {@code class} and {@code message}). While computing it expires after the
  *       current computer's compute timeout, so that a waiter takes over; once done, after
  *       {@link #DONE_GRACE}, so that a waiter whose notice was lost still learns a null result or a failure;</li>
+ *   <li>for values stored by calls with refresh-ahead or stale-if-error (section 11), with a hash tag of the
+ *       value's slot on a Redis Cluster: {@code <prefix>written:<key>}, the value's lifetime in milliseconds (its
+ *       TTL; ten years for none), expiring with it, so that its age is that lifetime less its {@code PTTL} (an
+ *       age by expiries only, that needs no clock); {@code <prefix>stale:<key>}, a copy of the value that expires
+ *       {@code staleIfError} after it; and {@code <prefix>backoff:<key>}, the key's error back-off, expiring after
+ *       it. A stored value ends the back-off; {@code invalidate} removes all three;</li>
  *   <li>{@code <prefix>computed}: the channel on which every end of a miss is published
  *       ({@link RedisComputeNotices}); each node subscribes once. On a Redis Cluster through Lettuce, a channel
  *       per slot instead, {@code <prefix>computed:{<tag>}}, that a script on a key publishes on with
@@ -61,6 +67,12 @@ final class RedisComputeStore implements RemoteComputeStore {
     private static final RedisScript<Long> FAIL = LockScripts.script("compute-fail.lua", Long.class);
     private static final RedisScript<Long> INVALIDATE = LockScripts.script("compute-invalidate.lua", Long.class);
     private static final RedisScript<Long> DISCARD = LockScripts.script("compute-discard.lua", Long.class);
+    @SuppressWarnings("rawtypes")
+    private static final RedisScript<List> READ = LockScripts.script("compute-read.lua", List.class);
+    /** The lifetime of the write time of a value stored without TTL: it must expire some day to tell its age. */
+    static final long WRITTEN_HORIZON_MILLIS = Duration.ofDays(3650).toMillis();
+    private static final byte[] NO_WRITE_TIME = bytes("-1");
+    private static final byte[] HORIZON = bytes(Long.toString(WRITTEN_HORIZON_MILLIS));
     private static final Listener UNSUBSCRIBED = new Listener() {
         @Override
         public void noticed(Notice notice) {
@@ -127,7 +139,39 @@ final class RedisComputeStore implements RemoteComputeStore {
     public void invalidate(String node, String key) {
         String notice = RedisComputeNotices.encode(Notice.invalidated(node, key));
         call(() -> "invalidate '" + key + "'", () -> redis.execute(sharded(INVALIDATE), raw(), raw(),
-                List.of(valueKey(key), missKey(key), invalidatedKey(key)), channel(key), bytes(notice)));
+                List.of(valueKey(key), missKey(key), invalidatedKey(key), writtenKey(key), staleKey(key),
+                        backOffKey(key)), channel(key), bytes(notice)));
+    }
+
+    /**
+     * The value with its age, or its stale copy, and whether the key backs off: one script call
+     * ({@code compute-read.lua}). A value or copy that cannot be read is removed (the value if still the same),
+     * reported, and missing.
+     */
+    @Override
+    public Entry entry(String key) {
+        List<?> reply = call(() -> "read '" + key + "'", () -> redis.execute(READ, raw(), raw(),
+                List.of(valueKey(key), writtenKey(key), staleKey(key), backOffKey(key))));
+        return switch (text(reply, 0)) {
+            case "value" -> {
+                Object value = readable(key, (byte[]) reply.get(1));
+                yield value == null ? null
+                        : new Entry(value, Math.max(0L, (Long) reply.get(2)), false, (Long) reply.get(3) == 1L);
+            }
+            case "stale" -> {
+                Object value = deserialize(key, (byte[]) reply.get(1));
+                yield value == null ? null : new Entry(value, 0L, true, (Long) reply.get(2) == 1L);
+            }
+            default -> null;
+        };
+    }
+
+    /** The key's error back-off: one {@code SET NX PX}. */
+    @Override
+    public boolean backOff(String key, Duration backOff) {
+        Boolean set = call(() -> "start the error back-off of '" + key + "'",
+                () -> redis.opsForValue().setIfAbsent(backOffKey(key), bytes("1"), backOff));
+        return Boolean.TRUE.equals(set);
     }
 
     /**
@@ -154,13 +198,14 @@ final class RedisComputeStore implements RemoteComputeStore {
     @Override
     public Claim claim(String key, Claimant claimant, Miss awaited) {
         List<?> reply = call(() -> "claim the computation of '" + key + "'", () -> redis.execute(CLAIM, raw(), raw(),
-                List.of(valueKey(key), missKey(key), invalidatedKey(key)),
+                List.of(valueKey(key), missKey(key), invalidatedKey(key), writtenKey(key)),
                 bytes(claimant.computer()), bytes(claimant.description()), millis(claimant.computeTimeout(), 1),
                 bytes(claimant.newMiss()), bytes(claimant.hint()), millis(claimant.ttl(), 0),
                 bytes(awaited == null ? "" : awaited.id()),
                 bytes(awaited == null ? "0" : Integer.toString(awaited.turn())),
                 bytes(awaited == null ? "" : awaited.hint()),
-                bytes(awaited == null ? "0" : Long.toString(awaited.ttlMillis()))));
+                bytes(awaited == null ? "0" : Long.toString(awaited.ttlMillis())),
+                millis(claimant.refreshAfter(), 0)));
         return switch (text(reply, 0)) {
             case "hit" -> {
                 Object value = readable(key, (byte[]) reply.get(1));
@@ -196,15 +241,30 @@ final class RedisComputeStore implements RemoteComputeStore {
      */
     @Override
     public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
+        return complete(node, key, ticket, value, ttl, NO_WRITE_TIME);
+    }
+
+    /**
+     * As {@link #complete(String, String, Ticket, Object, Duration)}; a stored value also gets its write time and,
+     * for a positive {@code staleIfError} and TTL, its stale copy; its error back-off ends. The same script call.
+     */
+    @Override
+    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
+            Duration staleIfError) {
+        return complete(node, key, ticket, value, ttl, millis(staleIfError, 0));
+    }
+
+    private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, byte[] staleMillis) {
         byte[] serialized = value == null ? NONE : serialize(value);
         String notice = RedisComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null));
         String unstored = RedisComputeNotices.encode(
                 Notice.completedInvalidated(node, key, ticket.miss(), value == null));
         Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(sharded(COMPLETE), raw(), raw(),
-                List.of(valueKey(key), missKey(key), invalidatedKey(key)), bytes(ticket.miss()),
+                List.of(valueKey(key), missKey(key), invalidatedKey(key), writtenKey(key), staleKey(key),
+                        backOffKey(key)), bytes(ticket.miss()),
                 bytes(value == null ? RedisComputeNotices.NULL : RedisComputeNotices.VALUE), serialized,
                 ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channel(key), bytes(notice),
-                bytes(unstored)));
+                bytes(unstored), staleMillis, HORIZON));
         return done != null && done > 0;
     }
 
@@ -322,6 +382,21 @@ final class RedisComputeStore implements RemoteComputeStore {
             cluster = known;
         }
         return known;
+    }
+
+    /** The value's write time; on a Redis Cluster with a hash tag of the value's slot, as {@link #missKey}. */
+    private String writtenKey(String key) {
+        return prefix + "written:" + valueSlotTag(key) + key;
+    }
+
+    /** The value's stale copy, as {@link #writtenKey}. */
+    private String staleKey(String key) {
+        return prefix + "stale:" + valueSlotTag(key) + key;
+    }
+
+    /** The key's error back-off, as {@link #writtenKey}. */
+    private String backOffKey(String key) {
+        return prefix + "backoff:" + valueSlotTag(key) + key;
     }
 
     /** On a Redis Cluster, with a hash tag of the value's slot, as {@link #missKey}. */

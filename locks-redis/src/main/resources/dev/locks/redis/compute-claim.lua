@@ -6,7 +6,10 @@
 -- ARGV[1]: a new computer id; ARGV[2]: its description; ARGV[3]: its compute timeout (ms);
 -- ARGV[4]: a new miss id; ARGV[5]: the caller's hint; ARGV[6]: the caller's TTL (ms, 0 for none);
 -- ARGV[7]: the miss the caller waited for, '' for none; ARGV[8]: the last turn it saw of that miss;
--- ARGV[9]: that miss's hint; ARGV[10]: that miss's TTL (ms).
+-- ARGV[9]: that miss's hint; ARGV[10]: that miss's TTL (ms); ARGV[11]: for a background refresh, the age (ms) from
+--   which a stored value counts as missing, '0' for an ordinary claim.
+-- KEYS[4]: the value's write time (compute-complete.lua): its lifetime in ms, expiring with it, so that its age is
+--   that lifetime less its PTTL (without it a value counts as young).
 -- Returns {'hit', value}
 --       | {'compute', miss, turn, hint, ttl}: the caller computes (a promoted caller: the same miss, next turn)
 --       | {'wait', miss, turn, hint, ttl, pttl, description, at}: another computer, whose lock ends in pttl ms
@@ -14,7 +17,11 @@
 --       | {'done', 'value', value}: the awaited miss, invalidated meanwhile, ended with this value (not stored).
 local value = redis.call('GET', KEYS[1])
 if value then
-  return {'hit', value}
+  local refresh = tonumber(ARGV[11])
+  local lifetime = refresh > 0 and redis.call('GET', KEYS[4])
+  if not lifetime or tonumber(lifetime) - redis.call('PTTL', KEYS[4]) < refresh then
+    return {'hit', value}
+  end
 end
 if ARGV[7] ~= '' then
   local old = redis.call('HMGET', KEYS[3], 'miss', 'turn', 'hint', 'ttl', 'state', 'outcome', 'class', 'message',

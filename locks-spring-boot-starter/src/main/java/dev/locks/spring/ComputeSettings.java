@@ -7,7 +7,7 @@ import org.springframework.beans.factory.ObjectProvider;
 
 /**
  * What every distributed backend's compute cache bean takes from the application, the same for each: the default
- * options of {@code locks.compute.*}, a {@link LocksClock} bean if any, and every {@link LocksObserver} bean
+ * options of {@code locks.compute.*} (with refresh-ahead's and stale-if-error's settings), a {@link LocksClock} bean if any, and every {@link LocksObserver} bean
  * composed in order.
  */
 final class ComputeSettings {
@@ -18,6 +18,8 @@ final class ComputeSettings {
     static <B extends RemoteComputeCache.Builder<B>> B apply(B builder, LocksProperties properties,
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
         return builder.defaultOptions(properties.toComputeOptions())
+                .errorBackoff(properties.getCompute().getErrorBackoff())
+                .refreshMaxConcurrent(properties.getCompute().getRefresh().getMaxConcurrent())
                 .clock(clock.getIfAvailable(LocksClock::system))
                 .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));
     }

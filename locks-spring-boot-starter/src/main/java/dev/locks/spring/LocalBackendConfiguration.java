@@ -44,6 +44,8 @@ class LocalBackendConfiguration {
         LocalComputeCache.Builder builder = LocalComputeCache.builder()
                 .defaultOptions(properties.toComputeOptions())
                 .maxEntries(properties.getCompute().getMaxEntries())
+                .errorBackoff(properties.getCompute().getErrorBackoff())
+                .refreshMaxConcurrent(properties.getCompute().getRefresh().getMaxConcurrent())
                 .clock(clock.getIfAvailable(LocksClock::system))
                 .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));
         DataSize maxBytes = properties.getCompute().getMaxBytes();

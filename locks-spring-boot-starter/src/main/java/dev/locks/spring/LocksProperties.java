@@ -113,7 +113,11 @@ public class LocksProperties implements InitializingBean {
 
     /** The options of {@code ComputeCache.fetchOrCompute}, from {@code locks.compute.*}. */
     public ComputeOptions toComputeOptions() {
-        return ComputeOptions.defaults().withTtl(compute.defaultTtl).withComputeTimeout(compute.timeout);
+        ComputeOptions options = ComputeOptions.defaults().withTtl(compute.defaultTtl).withComputeTimeout(compute.timeout);
+        if (compute.refreshAfter != null) {
+            options = options.withRefreshAfter(compute.refreshAfter);
+        }
+        return compute.staleIfError == null ? options : options.withStaleIfError(compute.staleIfError);
     }
 
     @Override
@@ -157,6 +161,17 @@ public class LocksProperties implements InitializingBean {
             throw new InvalidConfigurationPropertyValueException("locks.compute.max-entries", compute.maxEntries,
                     "Must be at least 1: the number of values the local store keeps.");
         }
+        if (compute.refreshAfter != null) {
+            requirePositive("locks.compute.refresh-after", compute.refreshAfter);
+            check("locks.compute.refresh-after", compute.refreshAfter.toString(),
+                    () -> ComputeOptions.defaults().withTtl(compute.defaultTtl).withRefreshAfter(compute.refreshAfter));
+        }
+        if (compute.staleIfError != null) {
+            requirePositive("locks.compute.stale-if-error", compute.staleIfError);
+        }
+        requirePositive("locks.compute.error-backoff", compute.errorBackoff);
+        requireAtLeastOne("locks.compute.refresh.max-concurrent", compute.refresh.maxConcurrent,
+                "the number of background refreshes a node runs at once");
         if (compute.maxBytes != null && compute.maxBytes.toBytes() <= 0) {
             throw new InvalidConfigurationPropertyValueException("locks.compute.max-bytes", compute.maxBytes,
                     "Must be at least 1B: the bytes the local store keeps; leave it unset to bound it by count only.");
@@ -391,6 +406,55 @@ public class LocksProperties implements InitializingBean {
          */
         private DataSize maxBytes;
 
+        /**
+         * Refresh-ahead for @FetchOrCompute methods that give no refreshAfter: a hit on a value stored longer ago
+         * than this returns it at once and starts one background recomputation; shorter than default-ttl unless
+         * that is 0. Unset: no refresh-ahead.
+         */
+        private Duration refreshAfter;
+
+        /**
+         * Stale-if-error for @FetchOrCompute methods that give no staleIfError: how long after its TTL a value
+         * stays readable as stale, served instead of a failed computation's exception. Unset: none.
+         */
+        private Duration staleIfError;
+
+        /**
+         * While a stale value is served after a failure, or after a refresh failed, at most one new attempt per key
+         * per this (across all nodes of a distributed backend).
+         */
+        private Duration errorBackoff = Duration.ofSeconds(1);
+
+        private final Refresh refresh = new Refresh();
+
+        public Duration getRefreshAfter() {
+            return refreshAfter;
+        }
+
+        public void setRefreshAfter(Duration refreshAfter) {
+            this.refreshAfter = refreshAfter;
+        }
+
+        public Duration getStaleIfError() {
+            return staleIfError;
+        }
+
+        public void setStaleIfError(Duration staleIfError) {
+            this.staleIfError = staleIfError;
+        }
+
+        public Duration getErrorBackoff() {
+            return errorBackoff;
+        }
+
+        public void setErrorBackoff(Duration errorBackoff) {
+            this.errorBackoff = errorBackoff;
+        }
+
+        public Refresh getRefresh() {
+            return refresh;
+        }
+
         public Duration getTimeout() {
             return timeout;
         }
@@ -451,6 +515,21 @@ public class LocksProperties implements InitializingBean {
 
         public void setCacheNames(Set<String> cacheNames) {
             this.cacheNames = cacheNames;
+        }
+    }
+
+    /** {@code locks.compute.refresh.*}: the background refreshes of refresh-ahead. */
+    public static class Refresh {
+
+        /** Background refreshes running at once per node; beyond it a refresh is skipped (and counted), not queued. */
+        private int maxConcurrent = 4;
+
+        public int getMaxConcurrent() {
+            return maxConcurrent;
+        }
+
+        public void setMaxConcurrent(int maxConcurrent) {
+            this.maxConcurrent = maxConcurrent;
         }
     }
 

@@ -67,6 +67,28 @@ class LocksStartupFailureTests {
     }
 
     @Test
+    void refreshAfterNotShorterThanTheDefaultTtlShouldFailNamingTheProperty() {
+        assertInvalid(runner.withPropertyValues("locks.compute.default-ttl=5m"), "locks.compute.refresh-after=5m",
+                "locks.compute.refresh-after", "refreshAfter (PT5M) must be shorter than ttl (PT5M)");
+    }
+
+    @Test
+    void zeroStaleIfErrorShouldFailNamingTheProperty() {
+        assertInvalid("locks.compute.stale-if-error=0s", "locks.compute.stale-if-error", "Must be a duration > 0.");
+    }
+
+    @Test
+    void zeroErrorBackoffShouldFailNamingTheProperty() {
+        assertInvalid("locks.compute.error-backoff=0s", "locks.compute.error-backoff", "Must be a duration > 0.");
+    }
+
+    @Test
+    void zeroRefreshMaxConcurrentShouldFailNamingTheProperty() {
+        assertInvalid("locks.compute.refresh.max-concurrent=0", "locks.compute.refresh.max-concurrent",
+                "Must be at least 1");
+    }
+
+    @Test
     void badRetriesShouldFailNamingTheProperty() {
         assertInvalid("locks.retries=many", "locks.retries", "retries must be a whole number >= 0 or 'infinity'");
     }

@@ -41,6 +41,8 @@ public final class InMemoryComputeServer {
 
     private final LocksClock clock;
     private final Map<String, Value> values = new HashMap<>();
+    /** The end of each backing-off key's error back-off. */
+    private final Map<String, Long> backOffs = new HashMap<>();
     private final Map<String, Record> misses = new HashMap<>();
     private final Map<String, Record> invalidated = new HashMap<>();
     private final List<Node> subscribed = new CopyOnWriteArrayList<>();
@@ -80,7 +82,7 @@ public final class InMemoryComputeServer {
     public synchronized void corrupt(String key) {
         Value stored = liveValue(key);
         if (stored != null) {
-            values.put(key, new Value(UNREADABLE, stored.expiresNanos()));
+            values.put(key, new Value(UNREADABLE, stored.expiresNanos(), stored.writtenNanos(), stored.staleNanos()));
         }
     }
 
@@ -113,6 +115,21 @@ public final class InMemoryComputeServer {
     private Value liveValue(String key) {
         Value stored = values.get(key);
         if (stored != null && expired(stored.expiresNanos())) {
+            if (expired(stored.staleNanos())) {
+                values.remove(key);
+            }
+            return null;
+        }
+        return stored;
+    }
+
+    /** The value of {@code key} past its TTL, within its stale window; else {@code null}. */
+    private Value staleValue(String key) {
+        Value stored = values.get(key);
+        if (stored == null || !expired(stored.expiresNanos())) {
+            return null;
+        }
+        if (expired(stored.staleNanos())) {
             values.remove(key);
             return null;
         }
@@ -166,7 +183,8 @@ public final class InMemoryComputeServer {
         });
     }
 
-    private record Value(Object value, long expiresNanos) {
+    /** A value, its expiry, when it was written, and until when it stays readable as stale. */
+    private record Value(Object value, long expiresNanos, long writtenNanos, long staleNanos) {
     }
 
     /** A miss record: the compute lock while computing, kept for {@link #DONE_GRACE} once done. */
@@ -220,6 +238,7 @@ public final class InMemoryComputeServer {
             synchronized (InMemoryComputeServer.this) {
                 call("invalidate");
                 values.remove(key);
+                backOffs.remove(key);
                 Record current = live(misses, key);
                 if (current == null || !current.computing) {
                     return;
@@ -244,6 +263,10 @@ public final class InMemoryComputeServer {
             synchronized (InMemoryComputeServer.this) {
                 call("claim");
                 Object value = readable(key);
+                if (value != null && claimant.refresh() && clock.nanoTime() - values.get(key).writtenNanos()
+                        >= claimant.refreshAfter().toNanos()) {
+                    value = null; // due: the refresh recomputes it
+                }
                 if (value != null) {
                     return new Claim.Hit(value);
                 }
@@ -270,7 +293,43 @@ public final class InMemoryComputeServer {
         }
 
         @Override
+        public Entry entry(String key) {
+            synchronized (InMemoryComputeServer.this) {
+                call("entry");
+                Long backOff = backOffs.get(key);
+                boolean backingOff = backOff != null && !expired(backOff);
+                Object value = readable(key);
+                if (value != null) {
+                    long age = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - values.get(key).writtenNanos());
+                    return new Entry(value, age, false, backingOff);
+                }
+                Value stale = staleValue(key);
+                return stale == null || stale.value() == UNREADABLE ? null
+                        : new Entry(stale.value(), 0L, true, backingOff);
+            }
+        }
+
+        @Override
+        public boolean backOff(String key, Duration backOff) {
+            synchronized (InMemoryComputeServer.this) {
+                call("backOff");
+                Long running = backOffs.get(key);
+                if (running != null && !expired(running)) {
+                    return false;
+                }
+                backOffs.put(key, expiresAfter(millis(backOff, 1)));
+                return true;
+            }
+        }
+
+        @Override
         public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
+            return complete(node, key, ticket, value, ttl, Duration.ZERO);
+        }
+
+        @Override
+        public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
+                Duration staleIfError) {
             Class<?> refused = unwritable;
             if (refused != null && refused.isInstance(value)) {
                 throw new IllegalArgumentException("cannot write a " + refused.getName());
@@ -281,7 +340,11 @@ public final class InMemoryComputeServer {
                 if (current != null && current.miss.equals(ticket.miss()) && current.computing) {
                     if (value != null) {
                         long ttlMillis = ttl == null ? current.ttlMillis : millis(ttl, 0);
-                        values.put(key, new Value(value, expiresAfter(ttlMillis)));
+                        long expires = expiresAfter(ttlMillis);
+                        long stale = expires == NEVER || staleIfError.isZero() ? expires
+                                : expires + staleIfError.toNanos();
+                        values.put(key, new Value(value, expires, clock.nanoTime(), stale));
+                        backOffs.remove(key);
                     }
                     settle(current, value == null ? Notice.Outcome.NULL : Notice.Outcome.VALUE);
                     publish(Notice.completed(node, key, ticket.miss(), value == null));

@@ -36,7 +36,8 @@ import org.jspecify.annotations.Nullable;
  *   <tr><td>{@code locks.sweep}</td><td>timer</td><td></td></tr>
  *   <tr><td>{@code locks.lease.lost}</td><td>counter</td><td></td></tr>
  *   <tr><td>{@code locks.compute}</td><td>timer</td><td>{@code outcome} =
- *       hit|computed|waited|failed|promoted, {@code name}</td></tr>
+ *       hit|computed|waited|failed|promoted|unreadable, and refreshed|refresh-failed|refresh-skipped|stale for
+ *       refresh-ahead and stale-if-error, {@code name}</td></tr>
  *   <tr><td>{@code locks.compute.in.flight}</td><td>gauge</td><td></td></tr>
  * </table>
  *

@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.springframework.beans.factory.BeanFactory;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
 
 /**
@@ -47,12 +48,36 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
                 ReturnTypes.isMono(method.getReturnType()) || ReturnTypes.isSuspending(method));
     }
 
-    private static UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {
+    private UnaryOperator<ComputeOptions> overrides(FetchOrCompute annotation, AttributeValues values) {
         ComputeOptions probe = ComputeOptions.defaults();
+        UnaryOperator<ComputeOptions> ttl = values.option("ttl", annotation.ttl(), probe, text -> {
+            Duration given = AcquireOptionValues.duration("ttl", text);
+            return options -> options.withoutRefreshAfter().withTtl(given);
+        });
+        UnaryOperator<ComputeOptions> refreshAfter = values.option("refreshAfter", annotation.refreshAfter(),
+                probe.withTtl(Duration.ZERO), text -> {
+                    Duration given = AcquireOptionValues.duration("refreshAfter", text);
+                    return options -> options.withRefreshAfter(given);
+                });
+        UnaryOperator<ComputeOptions> freshness = freshness(ttl, refreshAfter);
+        if (freshness != null) {
+            ComputeOptions defaults = configuredDefaults();
+            try {
+                freshness.apply(defaults);
+            } catch (IllegalArgumentException ex) {
+                throw values.invalid(annotation.refreshAfter().isEmpty() ? "ttl" : "refreshAfter",
+                        annotation.refreshAfter().isEmpty() ? annotation.ttl() : annotation.refreshAfter(),
+                        ex.getMessage() + (annotation.ttl().isEmpty() ? " (ttl: locks.compute.default-ttl)" : "")
+                                + (annotation.refreshAfter().isEmpty() ? " (refreshAfter: locks.compute.refresh-after)"
+                                        : ""),
+                        "Give a refreshAfter shorter than the ttl (or a ttl of 0, no expiry).");
+            }
+        }
         return AttributeValues.all(
-                values.option("ttl", annotation.ttl(), probe, text -> {
-                    Duration ttl = AcquireOptionValues.duration("ttl", text);
-                    return options -> options.withTtl(ttl);
+                freshness,
+                values.option("staleIfError", annotation.staleIfError(), probe, text -> {
+                    Duration staleIfError = AcquireOptionValues.duration("staleIfError", text);
+                    return options -> options.withStaleIfError(staleIfError);
                 }),
                 values.option("computeTimeout", annotation.computeTimeout(), probe, text -> {
                     Duration timeout = AcquireOptionValues.duration("computeTimeout", text);
@@ -62,6 +87,42 @@ public class FetchOrComputeOperationSource extends AnnotationOperationSource<Fet
                     Duration waitTime = AcquireOptionValues.duration("waitTime", text);
                     return options -> options.withWaitTime(waitTime);
                 }));
+    }
+
+    /**
+     * The TTL and the refreshAfter of a call as one step, whichever of them the annotation gives (the other is the
+     * default's): a refreshAfter must be shorter than the TTL it goes with, not than the default's.
+     */
+    private static UnaryOperator<ComputeOptions> freshness(UnaryOperator<ComputeOptions> ttl,
+            UnaryOperator<ComputeOptions> refreshAfter) {
+        if (ttl == null && refreshAfter == null) {
+            return null;
+        }
+        return options -> {
+            Duration defaultRefresh = options.refreshAfter().orElse(null);
+            ComputeOptions withTtl = ttl == null ? options.withoutRefreshAfter() : ttl.apply(options);
+            if (refreshAfter != null) {
+                return refreshAfter.apply(withTtl);
+            }
+            return defaultRefresh == null ? withTtl : withTtl.withRefreshAfter(defaultRefresh);
+        };
+    }
+
+    /**
+     * The defaults of {@code locks.compute.*} that a TTL and refreshAfter are checked against at startup (the cache's
+     * own come from the same properties); the library's when they cannot be read (the properties' own check names
+     * them).
+     */
+    private ComputeOptions configuredDefaults() {
+        try {
+            Binder binder = Binder.get(environment);
+            ComputeOptions defaults = ComputeOptions.defaults().withTtl(binder.bind("locks.compute.default-ttl",
+                    Duration.class).orElse(ComputeOptions.defaults().ttl()));
+            Duration refreshAfter = binder.bind("locks.compute.refresh-after", Duration.class).orElse(null);
+            return refreshAfter == null ? defaults : defaults.withRefreshAfter(refreshAfter);
+        } catch (RuntimeException unreadable) {
+            return ComputeOptions.defaults();
+        }
     }
 
     /** Whether the method returns an {@code Optional}; rejects what cannot be stored. */

@@ -12,6 +12,7 @@ import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.reactivestreams.Publisher;
+import reactor.core.Exceptions;
 import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
@@ -56,6 +57,9 @@ final class ReactiveComputeCalls {
             String key, ComputeOptions options, CallObservations observations) {
         MethodInvocation template = ReactiveLockedCalls.cloned(invocation);
         String name = operation.tagName();
+        if (options.refreshAfter().isPresent() || options.staleIfError().isPresent()) {
+            return fresh(template, operation, values, key, options, observations);
+        }
         return Mono.defer(() -> {
             CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
             return ReactiveWaits.off(() -> begin(values, key, options, name), true, late -> {
@@ -68,6 +72,49 @@ final class ReactiveComputeCalls {
                     .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
                     .doOnCancel(() -> observed.stop(null));
         });
+    }
+
+    /**
+     * A call with refresh-ahead or stale-if-error (section 11): the cache's own call, which serves a due value at once
+     * while it refreshes it in the background and a stale value instead of a failure, on
+     * {@link Schedulers#boundedElastic()}; its computation (now, or later as a refresh on the cache's refresh pool)
+     * subscribes to the method's {@code Mono} and waits for it, within the compute timeout.
+     */
+    private static Mono<Object> fresh(MethodInvocation template, FetchOrComputeOperation operation, ComputeCache values,
+            String key, ComputeOptions options, CallObservations observations) {
+        String name = operation.tagName();
+        Duration timeout = options.computeTimeout();
+        return Mono.defer(() -> {
+            CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
+            return Mono.fromCallable(() -> {
+                String previous = CallNames.enter(name);
+                try {
+                    return Optional.ofNullable(values.fetchOrCompute(key, options, () -> awaited(template, operation,
+                            timeout)));
+                }
+                finally {
+                    CallNames.restore(previous);
+                }
+            }).subscribeOn(Schedulers.boundedElastic())
+                    .flatMap(stored -> Mono.justOrEmpty(operation.toResult(stored.orElse(null))))
+                    .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
+                    .doOnCancel(() -> observed.stop(null));
+        });
+    }
+
+    /** The stored form of the method's {@code Mono}'s value, waited for; its error thrown as it is. */
+    private static Object awaited(MethodInvocation template, FetchOrComputeOperation operation, Duration timeout) {
+        try {
+            return publisher(template).timeout(timeout).map(operation::toStored).block();
+        }
+        catch (RuntimeException ex) {
+            throw ReactiveComputeCalls.<RuntimeException>thrown(Exceptions.unwrap(ex));
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <E extends Throwable> E thrown(Throwable error) throws E {
+        throw (E) error;
     }
 
     /** Looks the key up, and waits if another caller computes it: on the wait scheduler, under the call's name. */

@@ -60,7 +60,8 @@ class LocksMetricsTests {
                 .containsExactlyInAnyOrder("dead-owner/acquire", "dead-owner/sweep", "expired/acquire",
                         "expired/sweep");
         assertThat(meterRegistry.get("locks.compute").timers()).extracting(timer -> timer.getId().getTag("outcome"))
-                .containsExactlyInAnyOrder("hit", "computed", "waited", "failed", "promoted", "unreadable");
+                .containsExactlyInAnyOrder("hit", "computed", "waited", "failed", "promoted", "unreadable", "refreshed",
+                        "refresh-failed", "refresh-skipped", "stale");
         assertThat(meterRegistry.getMeters()).extracting(meter -> meter.getId().getName()).contains("locks.sweep",
                 "locks.lease.lost", "locks.held", "locks.compute.in.flight");
     }
