@@ -47,7 +47,7 @@ final class Catalog {
             computeHit(), redis(1), redis(5), redisLatency(1), redisLatency(5), redisComputeHit(), redisCluster(1),
             redisCluster(5), jdbc(1), jdbc(5),
             handOff(), jdbcHandOff(),
-            stampede(), memory());
+            stampede(), freshValues(), memory());
 
     private static Table singleKey() {
         return new Table("Local, one key: acquire + release",
@@ -140,6 +140,31 @@ final class Catalog {
                                         + m.extra().getOrDefault("involuntarySwitchesPerCaller", "—")),
                         new Column("computations per trial", Catalog::computations),
                         new Column("trials", m -> m.extra().get("trials"))));
+    }
+
+    private static Table freshValues() {
+        return new Table("Fresh values: a hot key going stale every 200 ms, 50 ms computation, 8 threads",
+                "Longest read of a trial in ms, lower is better: median of the trials; spread: shortest to longest "
+                        + "trial's. Every read timed, each reader pausing 50 µs between reads; percentiles over all "
+                        + "trials' reads. A read waited when it took 25 ms or more (half a computation).",
+                "freshValues", false, null,
+                List.of(new Row("thisProjectRefreshAfter",
+                                "**this project**: `fetchOrCompute`, ttl 400 ms, `refreshAfter` 200 ms"),
+                        new Row("thisProjectTtl", "this project: `fetchOrCompute`, ttl 200 ms"),
+                        new Row("caffeineRefreshAfterWrite",
+                                "Caffeine `LoadingCache`, `refreshAfterWrite` 200 ms, `expireAfterWrite` 400 ms"),
+                        new Row("cacheableSync",
+                                "Spring `@Cacheable(sync = true)` on Caffeine, `expireAfterWrite` 200 ms"),
+                        new Row("redisRefreshAfter",
+                                "**this project** on Redis: `fetchOrCompute`, ttl 400 ms, `refreshAfter` 200 ms"),
+                        new Row("redisTtl", "this project on Redis: `fetchOrCompute`, ttl 200 ms"),
+                        new Row("hitOnly", "baseline: `fetchOrCompute`, ttl 5 min (every read a hit)")),
+                List.of(new Column("p50 µs", m -> m.extra().get("p50Us")),
+                        new Column("p99 µs", m -> m.extra().get("p99Us")),
+                        new Column("p99.9 µs", m -> m.extra().get("p999Us")),
+                        new Column("reads that waited / reads", m -> m.extra().get("waitedReads") + " / "
+                                + m.extra().get("reads")),
+                        new Column("computations per s", m -> m.extra().get("computationsPerSecond"))));
     }
 
     private static Table memory() {

@@ -35,6 +35,8 @@ record Harness(String name, String mainClass, int threads, List<String> jvmArgs,
             new Harness("stampede", "dev.locks.benchmarks.stampede.Stampede", 1000,
                     List.of("-Xms1g", "-Xmx1g", "-XX:+AlwaysPreTouch"),
                     List.of("10", "1000"), List.of("1", "1000")),
+            new Harness("freshValues", "dev.locks.benchmarks.fresh.FreshValues", 8, PRE_TOUCHED_512M,
+                    List.of("10", "3"), List.of("1", "1")),
             new Harness("memory", "dev.locks.benchmarks.memory.HeldLockMemory", 1,
                     List.of("-Xmx4g", "-Djdk.attach.allowAttachSelf=true", "-Djol.magicFieldOffset=true"),
                     List.of("1000000", "100000"), List.of("100000", "10000")));

@@ -26,6 +26,9 @@ final class Targets {
             "floorComputeIfAbsent", "the `computeIfAbsent` floor",
             "caffeineGet", "Caffeine `get(key, fn)`");
 
+    /** The readers of the fresh-values harness. */
+    private static final int FRESH_THREADS = 8;
+
     private final List<Measurement> measurements;
     private final List<Verdict> verdicts = new ArrayList<>();
 
@@ -40,6 +43,7 @@ final class Targets {
         targets.handOff();
         targets.annotations();
         targets.stampede();
+        targets.freshValues();
         targets.redis();
         targets.jdbc();
         return targets.verdicts;
@@ -138,6 +142,38 @@ final class Targets {
             for (String floor : List.of("floorFutureInMap", "floorComputeIfAbsent", "caffeineGet")) {
                 atMost("Stampede, " + form + ": all 1,000 served within 1.1× " + STAMPEDE_REFERENCES.get(floor)
                         + ", same run", "stampede", name, floor, 1000, 1.1);
+            }
+        }
+    }
+
+    /**
+     * Issue 22: with {@code refreshAfter} no read of a hot key waits for its computation: the longest read within
+     * 2× a hit's p99 (the hit-only baseline's, same run), and no read as long as half a computation.
+     */
+    private void freshValues() {
+        for (String name : List.of("thisProjectRefreshAfter", "redisRefreshAfter")) {
+            String where = name.startsWith("redis") ? "Redis" : "in memory";
+            String target = "Fresh values, " + where + ": with `refreshAfter` the longest read ≤ 2× a hit's p99";
+            Optional<Measurement> ours = find("freshValues", name, FRESH_THREADS);
+            Optional<Measurement> hit = find("freshValues", "hitOnly", FRESH_THREADS);
+            if (ours.isEmpty() || hit.isEmpty()) {
+                missing(target);
+            } else {
+                double longestUs = ours.get().max() * 1000;
+                double bound = 2 * hit.get().extra("p99Us");
+                add(target, String.format(Locale.ROOT, "longest read %s µs (slowest trial), hit p99 %s µs: %.1f×",
+                        Report.number(longestUs), Report.number(hit.get().extra("p99Us")), longestUs / bound * 2),
+                        status(longestUs <= bound, bound / longestUs));
+            }
+            String noWait = "Fresh values, " + where + ": with `refreshAfter` no read waits for a computation "
+                    + "(none ≥ 25 ms)";
+            if (ours.isEmpty()) {
+                missing(noWait);
+            } else {
+                double waited = ours.get().extra("waitedReads");
+                add(noWait, String.format(Locale.ROOT, "%s of %s reads took ≥ 25 ms",
+                        ours.get().extra().get("waitedReads"), ours.get().extra().get("reads")),
+                        waited == 0 ? "met" : "**missed**");
             }
         }
     }

@@ -54,6 +54,27 @@ class TargetsTest {
     }
 
     @Test
+    void refreshAfterShouldBeJudgedAgainstTwiceAHitsP99AndOnReadsThatWaited() {
+        List<Targets.Verdict> quiet = Targets.judge(List.of(
+                fresh("hitOnly", 0.004, Map.of("p99Us", "1.0", "waitedReads", "0", "reads", "1000")),
+                fresh("thisProjectRefreshAfter", 0.0015, Map.of("p99Us", "0.9", "waitedReads", "0", "reads", "900"))));
+        List<Targets.Verdict> waiting = Targets.judge(List.of(
+                fresh("hitOnly", 0.004, Map.of("p99Us", "1.0", "waitedReads", "0", "reads", "1000")),
+                fresh("thisProjectRefreshAfter", 52, Map.of("p99Us", "0.9", "waitedReads", "3", "reads", "900"))));
+
+        String longest = "Fresh values, in memory: with `refreshAfter` the longest read ≤ 2× a hit's p99";
+        String noWait = "Fresh values, in memory: with `refreshAfter` no read waits for a computation (none ≥ 25 ms)";
+        assertThat(find(quiet, longest).measured()).endsWith(": 1.5×");
+        assertThat(find(quiet, longest).status()).startsWith("met");
+        assertThat(find(quiet, noWait).status()).isEqualTo("met");
+        assertThat(find(waiting, longest).status()).isEqualTo("**missed**");
+        assertThat(find(waiting, noWait).measured()).isEqualTo("3 of 900 reads took ≥ 25 ms");
+        assertThat(find(waiting, noWait).status()).isEqualTo("**missed**");
+        assertThat(find(waiting, "Fresh values, Redis: with `refreshAfter` the longest read ≤ 2× a hit's p99")
+                .status()).isEqualTo(Targets.NOT_MEASURED);
+    }
+
+    @Test
     void aVerdictTheSpreadsCouldTurnShouldSaySo() {
         List<Targets.Verdict> settled = Targets.judge(List.of(
                 one("LocalSingleKey", "thisProject", 1, "ns/op", 50, 49, 51),
@@ -70,6 +91,10 @@ class TargetsTest {
     private static Measurement one(String group, String name, int threads, String unit, double median, double min,
             double max) {
         return new Measurement(group, name, threads, unit, median, min, max, Map.of());
+    }
+
+    private static Measurement fresh(String name, double longestMillis, Map<String, String> extra) {
+        return new Measurement("freshValues", name, 8, "ms", longestMillis, longestMillis, longestMillis, extra);
     }
 
     private static Targets.Verdict find(List<Targets.Verdict> verdicts, String target) {
