@@ -41,6 +41,20 @@ record Harness(String name, String mainClass, int threads, List<String> jvmArgs,
                     List.of("-Xmx4g", "-Djdk.attach.allowAttachSelf=true", "-Djol.magicFieldOffset=true"),
                     List.of("1000000", "100000"), List.of("100000", "10000")));
 
+    /**
+     * This harness with {@code arg} after its arguments, full and quick: the fresh-values harness takes a regex
+     * of its variants as its third.
+     */
+    Harness withArg(String arg) {
+        return new Harness(name, mainClass, threads, jvmArgs, append(args, arg), append(quickArgs, arg));
+    }
+
+    private static List<String> append(List<String> list, String arg) {
+        List<String> longer = new ArrayList<>(list);
+        longer.add(arg);
+        return List.copyOf(longer);
+    }
+
     List<Measurement> run(boolean quick, Path out) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
