@@ -47,8 +47,8 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *       {@code expireAfterWrite(400ms)} (one JVM);
  *   <li>{@code cacheableSync}: Spring's {@code @Cacheable(sync = true)} on a Caffeine cache with
  *       {@code expireAfterWrite(200ms)}, in the benchmarks' Spring context;
- *   <li>{@code redisTtl} and {@code redisRefreshAfter}: the two {@code fetchOrCompute} variants on
- *       {@code RedisComputeCache}, on a redis-server this class starts.
+ *   <li>{@code redisHitOnly}, {@code redisTtl} and {@code redisRefreshAfter}: the three {@code fetchOrCompute}
+ *       variants on {@code RedisComputeCache}, on a redis-server this class starts.
  * </ul>
  *
  * <p>Arguments: {@code [seconds per trial] [trials] [variant regex]}, default 5, 3, all.
@@ -94,13 +94,14 @@ public final class FreshValues {
             }
         }
 
-        if (run.wanted("redisTtl") || run.wanted("redisRefreshAfter")) {
+        if (run.wanted("redisHitOnly") || run.wanted("redisTtl") || run.wanted("redisRefreshAfter")) {
             try (RedisServerProcess server = RedisServerProcess.start()) {
                 LettuceConnectionFactory factory =
                         new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", server.port()));
                 factory.afterPropertiesSet();
                 factory.start();
                 try (RedisComputeCache redis = RedisComputeCache.builder(factory).build()) {
+                    run.fetchOrCompute("redisHitOnly", redis, ComputeOptions.defaults().withTtl(Duration.ofMinutes(5)));
                     run.fetchOrCompute("redisTtl", redis, PLAIN_TTL);
                     run.fetchOrCompute("redisRefreshAfter", redis, REFRESH);
                 }
