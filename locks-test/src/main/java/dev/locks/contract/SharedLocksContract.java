@@ -37,7 +37,8 @@ public abstract class SharedLocksContract {
 
     /** Waits that only a wake-up (or an expiry) ends within {@link Threads#BOUND}. */
     protected static final AcquireOptions WAITING = AcquireOptions.defaults().withInfiniteRetries()
-            .withRetryInterval(Duration.ofMillis(200)).withWaitTime(Threads.BOUND).withLockTimeout(Duration.ofMinutes(5));
+            .withRetryInterval(Duration.ofMillis(200)).withWaitTime(Threads.BOUND)
+            .withLockTimeout(Duration.ofMinutes(5));
 
     protected static final AcquireOptions SHARED = WAITING.shared();
 
@@ -87,7 +88,8 @@ public abstract class SharedLocksContract {
         }
         assertThat(tokens).hasSize(8); // each lease its own token
         try (Lease writer = registry.tryAcquire(List.of("config")).orElseThrow()) {
-            assertThat(writer.fencingToken()).isGreaterThan(tokens.stream().mapToLong(Long::longValue).max().orElseThrow());
+            assertThat(writer.fencingToken())
+                    .isGreaterThan(tokens.stream().mapToLong(Long::longValue).max().orElseThrow());
         }
     }
 
@@ -195,7 +197,8 @@ public abstract class SharedLocksContract {
         try (Lease shared = registry.acquire(List.of("k"), SHARED)) {
             // infinite retries: only the refusal can end these calls
             assertThatThrownBy(() -> registry.acquire(List.of("k"), WAITING.withoutWaitTime()))
-                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("'k'").hasMessageContaining("shared");
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("'k'")
+                    .hasMessageContaining("shared");
             assertThatThrownBy(() -> registry.tryAcquire(List.of("k")))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("'k'");
             assertThatThrownBy(() -> registry.acquire(List.of("a", "k"), WAITING))
@@ -265,7 +268,8 @@ public abstract class SharedLocksContract {
             assertThat(held.isHeld()).isTrue();
         }
         try (Lease exclusive = registry.acquire(List.of("tenant:1"))) {
-            assertThatThrownBy(() -> threads.run(() -> registry.tryAcquire(List.of("tenant:1"), WAITING.withPermits(4))))
+            AcquireOptions four = WAITING.withPermits(4);
+            assertThatThrownBy(() -> threads.run(() -> registry.tryAcquire(List.of("tenant:1"), four)))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4 permits")
                     .hasMessageContaining("1 permit");
             assertThat(exclusive.isHeld()).isTrue();
@@ -353,6 +357,28 @@ public abstract class SharedLocksContract {
     /** How many rounds each reader and writer of {@link #readersShouldNeverSeeAHalfWrittenPair} makes. */
     protected int rounds() {
         return 500;
+    }
+
+    /**
+     * For a backend whose store does not hold shared and counted locks yet: every way of asking for them is refused
+     * with an {@link UnsupportedOperationException} naming the backend, and nothing stays held.
+     */
+    public static void assertRefusedBy(LockRegistry registry) throws Exception {
+        for (AcquireOptions options
+                : List.of(AcquireOptions.defaults().shared(), AcquireOptions.defaults().withPermits(3))) {
+            String backend = "the " + registry.backend() + " lock registry";
+            assertThatThrownBy(() -> registry.acquire(List.of("k"), options))
+                    .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(backend);
+            assertThatThrownBy(() -> registry.tryAcquire(List.of("k", "l"), options))
+                    .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining(backend);
+            CompletableFuture<Lease> async = registry.acquireAsync(List.of("k"), options);
+            assertThatThrownBy(() -> async.get(Threads.BOUND.toSeconds(), TimeUnit.SECONDS))
+                    .hasCauseInstanceOf(UnsupportedOperationException.class).hasMessageContaining(backend);
+        }
+        assertThat(registry.heldLocks()).isEmpty();
+        try (Lease exclusive = registry.tryAcquire(List.of("k", "l")).orElseThrow()) {
+            assertThat(exclusive.isHeld()).isTrue();
+        }
     }
 
     /** Waits until {@code thread} parks (it enlisted as a waiter before). */
