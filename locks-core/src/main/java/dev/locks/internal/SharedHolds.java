@@ -147,7 +147,10 @@ final class SharedHolds {
         return permits == SHARED ? "shared" : permits == 1 ? "with 1 permit (exclusive)" : "with " + permits + " permits";
     }
 
-    /** Whether {@code thread} holds {@code key} in its group (not detached), shared only when {@code sharedOnly}. */
+    /**
+     * Whether {@code thread} holds {@code key} in its group (an open lease, not detached), shared only when
+     * {@code sharedOnly}.
+     */
     boolean holds(String key, Thread thread, boolean sharedOnly, long nowNanos) {
         Group group = used ? groups.get(key) : null;
         if (group == null) {
@@ -158,7 +161,8 @@ final class SharedHolds {
                 return false;
             }
             for (SharedLease member : group.members) {
-                if (member.acquirer == thread && !member.isDetached() && member.takesPlace(nowNanos)) {
+                if (member.acquirer == thread && !member.isDetached() && !member.isHeldOver()
+                        && member.takesPlace(nowNanos)) { // a closed lease held over is no one's any more
                     return true;
                 }
             }
