@@ -464,9 +464,6 @@ public final class LockEngine implements AutoCloseable {
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
     private Attempt attemptSolo(String key, long nowNanos, long timeoutNanos, Waiter waiter, Thread caller,
             boolean reenter) {
-        if (holds.inUse()) { // the table path looks at the shared holders too
-            return attempt(new String[] {key}, nowNanos, timeoutNanos, 0, waiter, caller, reenter);
-        }
         Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
         if (older != null) {
             return new Attempt.Blocked(older, 0);
@@ -475,9 +472,18 @@ public final class LockEngine implements AutoCloseable {
                 !reenter);
         LockEntry taken = table.takeSolo(mine, caller, reenter, nowNanos);
         if (taken == mine) {
-            if (holds.inUse()) { // a shared acquire began meanwhile: give the key back, and look at its holders
-                release(mine);
-                return attempt(new String[] {key}, nowNanos, timeoutNanos, 0, waiter, caller, reenter);
+            if (holds.inUse()) { // shared holders or permits of the key keep it: give it back
+                Blocker shared;
+                try {
+                    shared = holds.blockingExclusive(key, nowNanos);
+                } catch (RuntimeException e) {
+                    release(mine);
+                    throw e;
+                }
+                if (shared != null) {
+                    release(mine);
+                    return new Attempt.Blocked(shared, 0);
+                }
             }
             mine.token(tokens.issue(key));
             return mine;
