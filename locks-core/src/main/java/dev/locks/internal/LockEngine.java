@@ -731,6 +731,9 @@ public final class LockEngine implements AutoCloseable {
 
     /** Who holds the key that blocked an acquire, as a sentence for its timeout. */
     String blocked(Blocker blocker) {
+        if (blocker instanceof SharedHolds.Held held) {
+            return "'" + held.key() + "' is held " + held.holders() + ".";
+        }
         String holder = blocker instanceof LockEntry entry
                 ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos())
                 : backing.holderElsewhere(blocker.key());

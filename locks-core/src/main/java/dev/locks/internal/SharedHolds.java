@@ -48,10 +48,21 @@ final class SharedHolds {
             this.permits = permits;
         }
 
-        /** A blocker that is released once a member leaves. */
+        /** A blocker that is released once a member leaves; under the monitor. */
         Blocker blocker() {
-            int seen = version;
-            return Blocker.of(key, () -> version != seen);
+            int count = members.size();
+            return new Held(key, this, version, permits == SHARED
+                    ? "shared by " + count + (count == 1 ? " holder" : " holders")
+                    : "by all " + permits + " of its permits' holders");
+        }
+    }
+
+    /** What blocks an acquire at a key held shared or by permits: released once one of them leaves. */
+    record Held(String key, Group group, int seen, String holders) implements Blocker {
+
+        @Override
+        public boolean released() {
+            return group.version != seen;
         }
     }
 
@@ -144,7 +155,10 @@ final class SharedHolds {
     }
 
     private static String shape(int permits) {
-        return permits == SHARED ? "shared" : permits == 1 ? "with 1 permit (exclusive)" : "with " + permits + " permits";
+        if (permits == SHARED) {
+            return "shared";
+        }
+        return permits == 1 ? "with 1 permit (exclusive)" : "with " + permits + " permits";
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
+import dev.locks.LockTimeoutException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -226,6 +227,8 @@ public abstract class SharedLocksContract {
         assertThat(permits).extracting(Lease::fencingToken).doesNotHaveDuplicates();
         assertThat(registry.heldLocks().stream().filter(lock -> lock.key().equals("tenant:7"))).hasSize(3);
         assertThat(registry.tryAcquire(List.of("tenant:7"), three)).isEmpty();
+        assertThatThrownBy(() -> registry.acquire(List.of("tenant:7"), three.withRetries(0).withoutWaitTime()))
+                .isInstanceOf(LockTimeoutException.class).hasMessageContaining("'tenant:7'");
         Future<Lease> fourth = threads.start(() -> registry.acquire(List.of("tenant:7"), three));
         permits.get(1).close();
         try (Lease lease = Threads.get(fourth)) {

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import dev.locks.AcquireOptions;
 import dev.locks.HeldLock;
 import dev.locks.Lease;
+import dev.locks.LockTimeoutException;
 import dev.locks.LocksObserver;
 import dev.locks.contract.Threads;
 import java.time.Duration;
@@ -133,5 +134,23 @@ class SharedLeaseTest {
         }
         assertThat(results).containsExactly(LocksObserver.AcquireResult.ACQUIRED, LocksObserver.AcquireResult.ERROR,
                 LocksObserver.AcquireResult.ERROR);
+    }
+
+    @Test
+    void aTimeoutShouldSayWhoHoldsTheKey() {
+        registry(false);
+        try (Lease reader = registry.acquire(List.of("config"), AcquireOptions.defaults().shared());
+                Lease permit = registry.acquire(List.of("tenant"), AcquireOptions.defaults().withPermits(2))) {
+            assertThatThrownBy(() -> threads.run(() -> registry.acquire(List.of("config"),
+                    AcquireOptions.defaults().withRetries(0))))
+                    .isInstanceOf(LockTimeoutException.class)
+                    .hasMessageContaining("'config' is held shared by 1 holder");
+            try (Lease second = registry.acquire(List.of("tenant"), AcquireOptions.defaults().withPermits(2))) {
+                assertThatThrownBy(() -> registry.acquire(List.of("tenant"),
+                        AcquireOptions.defaults().withPermits(2).withRetries(0)))
+                        .isInstanceOf(LockTimeoutException.class)
+                        .hasMessageContaining("'tenant' is held by all 2 of its permits' holders");
+            }
+        }
     }
 }
