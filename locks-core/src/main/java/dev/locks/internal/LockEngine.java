@@ -396,7 +396,7 @@ public final class LockEngine implements AutoCloseable {
             }
             outcome = attempt(solo, sorted, start, timeoutNanos, holdNanos, shape, null, Thread.currentThread(),
                     !detached);
-        } catch (RuntimeException | Error e) {
+        } catch (IllegalStateException | IllegalArgumentException e) { // a refused upgrade, a mismatched n
             observe(AcquireResult.ERROR, start);
             throw e;
         }
