@@ -27,6 +27,7 @@ import java.util.function.IntFunction;
  *       first ends the wait.</li>
  *   <li>{@code holdAtLeast}: a lease closed before {@code acquiredAt + holdAtLeast} keeps its keys locked
  *       until then (for scheduled jobs on one node at a time).</li>
+ *   <li>{@code shared} and {@code permits}: a shared (read) lock, or up to n holders of a key at once.</li>
  * </ul>
  */
 public final class AcquireOptions {
@@ -34,7 +35,7 @@ public final class AcquireOptions {
     private static final int INFINITE = -1;
 
     private static final AcquireOptions DEFAULTS =
-            new AcquireOptions(3, Duration.ofMillis(10), null, Duration.ofSeconds(30), null, Duration.ZERO);
+            new AcquireOptions(3, Duration.ofMillis(10), null, Duration.ofSeconds(30), null, Duration.ZERO, false, 1);
 
     private final int retries;
     private final Duration retryInterval;
@@ -42,13 +43,19 @@ public final class AcquireOptions {
     private final Duration lockTimeout;
     private final Duration waitTime;
     private final Duration holdAtLeast;
+    private final boolean shared;
+    private final int permits;
     // The getters' results, built once: acquire reads them on every call.
     private final OptionalInt retriesView;
     private final Optional<Duration> lockTimeoutView;
     private final Optional<Duration> waitTimeView;
 
     private AcquireOptions(int retries, Duration retryInterval, IntFunction<Duration> retryIntervalFunction,
-            Duration lockTimeout, Duration waitTime, Duration holdAtLeast) {
+            Duration lockTimeout, Duration waitTime, Duration holdAtLeast, boolean shared, int permits) {
+        if (shared && permits > 1) {
+            throw new IllegalArgumentException("shared() cannot be combined with withPermits(" + permits
+                    + "): a key is taken either shared (readers), or by up to n permit holders, not both");
+        }
         if (lockTimeout != null && holdAtLeast.compareTo(lockTimeout) > 0) {
             throw new IllegalArgumentException("holdAtLeast (" + holdAtLeast + ") must not be larger than lockTimeout ("
                     + lockTimeout + "): a lock is stale after its lockTimeout, so it cannot be held longer");
@@ -59,6 +66,8 @@ public final class AcquireOptions {
         this.lockTimeout = lockTimeout;
         this.waitTime = waitTime;
         this.holdAtLeast = holdAtLeast;
+        this.shared = shared;
+        this.permits = permits;
         this.retriesView = retries == INFINITE ? OptionalInt.empty() : OptionalInt.of(retries);
         this.lockTimeoutView = Optional.ofNullable(lockTimeout);
         this.waitTimeView = Optional.ofNullable(waitTime);
@@ -74,18 +83,20 @@ public final class AcquireOptions {
         if (retries < 0) {
             throw new IllegalArgumentException("retries must be >= 0 (0 = one attempt), was " + retries);
         }
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime,
+                holdAtLeast, shared, permits);
     }
 
     /** Tries until the keys are taken, or until {@code waitTime} runs out when one is set. */
     public AcquireOptions withInfiniteRetries() {
-        return new AcquireOptions(INFINITE, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
+        return new AcquireOptions(INFINITE, retryInterval, retryIntervalFunction, lockTimeout, waitTime,
+                holdAtLeast, shared, permits);
     }
 
     /** A fixed pause, jittered: each pause is uniform in {@code (interval, 2 x interval]}; zero retries at once. */
     public AcquireOptions withRetryInterval(Duration interval) {
         requireNonNegative("retryInterval", interval);
-        return new AcquireOptions(retries, interval, null, lockTimeout, waitTime, holdAtLeast);
+        return new AcquireOptions(retries, interval, null, lockTimeout, waitTime, holdAtLeast, shared, permits);
     }
 
     /**
@@ -95,29 +106,33 @@ public final class AcquireOptions {
      */
     public AcquireOptions withRetryInterval(IntFunction<Duration> interval) {
         Objects.requireNonNull(interval, "retryInterval function must not be null");
-        return new AcquireOptions(retries, null, interval, lockTimeout, waitTime, holdAtLeast);
+        return new AcquireOptions(retries, null, interval, lockTimeout, waitTime, holdAtLeast, shared, permits);
     }
 
     /** How long a lock may be held before it counts as stale; must be positive. */
     public AcquireOptions withLockTimeout(Duration lockTimeout) {
         requirePositive("lockTimeout", lockTimeout);
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime,
+                holdAtLeast, shared, permits);
     }
 
     /** Locks never expire: only a dead owner makes them stale. */
     public AcquireOptions withInfiniteLockTimeout() {
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, null, waitTime, holdAtLeast);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, null, waitTime,
+                holdAtLeast, shared, permits);
     }
 
     /** An overall deadline for the acquire; zero makes one attempt. */
     public AcquireOptions withWaitTime(Duration waitTime) {
         requireNonNegative("waitTime", waitTime);
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime,
+                holdAtLeast, shared, permits);
     }
 
     /** No overall deadline: only {@code retries} ends the wait. */
     public AcquireOptions withoutWaitTime() {
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, null, holdAtLeast);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, null,
+                holdAtLeast, shared, permits);
     }
 
     /**
@@ -128,7 +143,44 @@ public final class AcquireOptions {
      */
     public AcquireOptions withHoldAtLeast(Duration holdAtLeast) {
         requireNonNegative("holdAtLeast", holdAtLeast);
-        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime,
+                holdAtLeast, shared, permits);
+    }
+
+    /**
+     * Takes the keys shared (a read lock): any number of shared holders of a key at once, and no exclusive holder
+     * meanwhile. Writers are not starved: once an exclusive acquirer waits for a key, newer shared acquirers of it
+     * wait behind it (and a newer shared {@code tryAcquire} of it is refused). A thread that holds a key shared and
+     * asks for it exclusive gets an {@link IllegalStateException} at once. Not combinable with
+     * {@link #withPermits(int) permits} above 1.
+     */
+    public AcquireOptions shared() {
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast,
+                true, permits);
+    }
+
+    /**
+     * Lets up to {@code permits} leases hold a key at once (a semaphore), each a lease of its own with its own
+     * fencing token and expiry, so that a crashed holder's permit frees itself after its lock timeout. Callers of
+     * one key must agree on the number: another number while permits are held is an
+     * {@link IllegalArgumentException} naming both. {@code 1} (the default) is a plain exclusive lock.
+     */
+    public AcquireOptions withPermits(int permits) {
+        if (permits < 1) {
+            throw new IllegalArgumentException("permits must be >= 1 (1 = an exclusive lock), was " + permits);
+        }
+        return new AcquireOptions(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast,
+                shared, permits);
+    }
+
+    /** Whether the keys are taken shared ({@link #shared()}); {@code false} by default. */
+    public boolean isShared() {
+        return shared;
+    }
+
+    /** How many leases may hold a key at once ({@link #withPermits(int)}); {@code 1} by default. */
+    public int permits() {
+        return permits;
     }
 
     /** How long the keys stay locked at least after {@code acquiredAt}; zero by default. */
@@ -206,12 +258,15 @@ public final class AcquireOptions {
                 && Objects.equals(retryIntervalFunction, that.retryIntervalFunction)
                 && Objects.equals(lockTimeout, that.lockTimeout)
                 && Objects.equals(waitTime, that.waitTime)
-                && holdAtLeast.equals(that.holdAtLeast);
+                && holdAtLeast.equals(that.holdAtLeast)
+                && shared == that.shared
+                && permits == that.permits;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast);
+        return Objects.hash(retries, retryInterval, retryIntervalFunction, lockTimeout, waitTime, holdAtLeast, shared,
+                permits);
     }
 
     @Override
@@ -220,6 +275,7 @@ public final class AcquireOptions {
                 + ", retryInterval=" + (retryIntervalFunction != null ? "function" : retryInterval)
                 + ", lockTimeout=" + (lockTimeout == null ? "infinity" : lockTimeout)
                 + ", waitTime=" + (waitTime == null ? "none" : waitTime)
-                + (holdAtLeast.isZero() ? "" : ", holdAtLeast=" + holdAtLeast) + "]";
+                + (holdAtLeast.isZero() ? "" : ", holdAtLeast=" + holdAtLeast)
+                + (shared ? ", shared" : "") + (permits == 1 ? "" : ", permits=" + permits) + "]";
     }
 }

@@ -64,4 +64,36 @@ class AcquireOptionsTest {
                 .hasSameHashCodeAs(AcquireOptions.defaults());
         assertThat(AcquireOptions.defaults().withRetries(4)).isNotEqualTo(AcquireOptions.defaults());
     }
+
+    @Test
+    void sharedAndPermitsShouldDefaultToOneExclusivePermit() {
+        AcquireOptions defaults = AcquireOptions.defaults();
+        assertThat(defaults.isShared()).isFalse();
+        assertThat(defaults.permits()).isEqualTo(1);
+        AcquireOptions shared = defaults.withLockTimeout(Duration.ofSeconds(5)).shared().withRetries(7);
+        assertThat(shared.isShared()).isTrue();
+        assertThat(shared.permits()).isEqualTo(1);
+        assertThat(shared.lockTimeout()).hasValue(Duration.ofSeconds(5)); // the other options are kept
+        assertThat(shared).isEqualTo(defaults.shared().withLockTimeout(Duration.ofSeconds(5)).withRetries(7))
+                .isNotEqualTo(defaults.withLockTimeout(Duration.ofSeconds(5)).withRetries(7));
+        assertThat(shared.toString()).contains("shared");
+        AcquireOptions five = defaults.withPermits(5).withWaitTime(Duration.ofSeconds(1));
+        assertThat(five.permits()).isEqualTo(5);
+        assertThat(five.isShared()).isFalse();
+        assertThat(five).isNotEqualTo(defaults.withPermits(4).withWaitTime(Duration.ofSeconds(1)));
+        assertThat(five.hashCode()).isEqualTo(defaults.withWaitTime(Duration.ofSeconds(1)).withPermits(5).hashCode());
+        assertThat(five.toString()).contains("permits=5");
+    }
+
+    @Test
+    void sharedWithSeveralPermitsOrPermitsBelowOneShouldBeRefused() {
+        assertThatThrownBy(() -> AcquireOptions.defaults().shared().withPermits(2))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("shared()")
+                .hasMessageContaining("withPermits(2)");
+        assertThatThrownBy(() -> AcquireOptions.defaults().withPermits(3).shared())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("withPermits(3)");
+        assertThatThrownBy(() -> AcquireOptions.defaults().withPermits(0))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("permits").hasMessageContaining("0");
+        assertThat(AcquireOptions.defaults().shared().withPermits(1).isShared()).isTrue();
+    }
 }

@@ -83,4 +83,18 @@ public @interface Locked {
      * skip. Empty for {@code locks.on-timeout}.
      */
     String onTimeout() default "";
+
+    /**
+     * How the keys are taken: {@code "exclusive"} (the default) or {@code "shared"} (a read lock: any number of
+     * shared holders at once, no exclusive one meanwhile; see {@link dev.locks.AcquireOptions#shared()}). Not
+     * combinable with {@link #permits} above 1. Empty means {@code "exclusive"}.
+     */
+    String mode() default "";
+
+    /**
+     * How many calls may hold each key at once, a whole number {@code >= 1} (a per-tenant concurrency limit, say;
+     * see {@link dev.locks.AcquireOptions#withPermits(int)}), e.g. {@code "5"} or {@code "${app.tenant-limit}"}.
+     * Empty means {@code 1}, an exclusive lock.
+     */
+    String permits() default "";
 }

@@ -5,7 +5,7 @@ package dev.locks.internal;
  * themselves the taken cases, so that a taken attempt costs no object more than its lease; a
  * {@link SoloLease} is a {@link Blocker} too, and only this type tells which of the two an attempt returned.
  */
-sealed interface Attempt permits SoloLease, TableLease, Attempt.Blocked {
+sealed interface Attempt permits SoloLease, TableLease, SharedLease, Attempt.Blocked {
 
     /**
      * Stopped at the sorted key of index {@code index} by {@code by}; everything the attempt took was rolled

@@ -16,6 +16,11 @@ final class LeaseTokens {
         return counters.issue(key);
     }
 
+    /** A new token for a lease on these keys (a shared or counted lease that took any of them). */
+    long issue(String[] keys) {
+        return counters.issue(keys);
+    }
+
     /**
      * Settles {@code lease}'s token once it holds every key. {@code lease.token} is, until then, the token a
      * remote store issued for the keys it newly took there, or 0 (in memory, or when no key was new).

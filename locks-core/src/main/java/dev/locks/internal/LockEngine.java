@@ -12,7 +12,9 @@ import dev.locks.LocksObserver.StaleReason;
 import dev.locks.spi.RemoteLockStore;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -86,6 +88,8 @@ public final class LockEngine implements AutoCloseable {
     private final boolean observing;
     private final WaitQueues queues;
     private final LockTable table;
+    /** The keys held shared or by permits (in memory only). */
+    private final SharedHolds holds;
     private final LeaseTokens tokens = new LeaseTokens();
     private final Maintenance maintenance;
     private final Watchdog watchdog;
@@ -111,6 +115,7 @@ public final class LockEngine implements AutoCloseable {
         this.queues = new WaitQueues(store == null);
         this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
                 ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()), store != null);
+        this.holds = new SharedHolds(queues, observer::onStaleRemoved);
         this.listing = new Listing(table, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
         this.backing = store == null ? new MemoryBacking(table, clock, observer, listing, maintenance)
@@ -122,7 +127,7 @@ public final class LockEngine implements AutoCloseable {
         }
         if (settings.watchdog()) {
             watchdog = new Watchdog(table, clock, maintenance, (batch, selectedNanos) -> backing.renew(batch),
-                    settings.batchSize(), timeoutNanos(settings.defaults()));
+                    settings.batchSize(), timeoutNanos(settings.defaults()), holds::renew);
             watchdog.start();
         } else {
             watchdog = null;
@@ -150,17 +155,19 @@ public final class LockEngine implements AutoCloseable {
     public Lease acquire(Collection<String> keys, AcquireOptions options) {
         Objects.requireNonNull(options, "options");
         long holdNanos = holdNanos(options);
-        String solo = soloKey(keys, holdNanos);
+        int shape = shapeOf(options);
+        String solo = soloKey(keys, holdNanos, shape);
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
-        long timeoutNanos = opening(timeoutNanos(options), holdNanos);
+        long timeoutNanos = opening(options, holdNanos);
         long start = clock.nanoTime();
         Waiter waiter = backing.queuesFirstAttempt(options) ? newWaiter(keysOf(solo, sorted), options, start) : null;
         try {
+            refuseUpgrade(solo, sorted, shape, start);
             for (int attempt = 0; ; attempt++) {
                 int seen = waiter == null ? 0 : waiter.signals();
                 long now = attempt == 0 ? start : clock.nanoTime();
-                Attempt outcome = attempt(solo, sorted, now, timeoutNanos, holdNanos, waiter, Thread.currentThread(),
-                        true, Retries.storeWaitNanos(options, attempt, now - start));
+                Attempt outcome = attempt(solo, sorted, now, timeoutNanos, holdNanos, shape, waiter,
+                        Thread.currentThread(), true, Retries.storeWaitNanos(options, attempt, now - start));
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
@@ -205,11 +212,18 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * Checks that the engine is open, and readies the watchdog and the backing for a lock timeout of
-     * {@code timeoutNanos}, which it returns.
+     * Checks that the engine is open and supports the options, and readies the watchdog and the backing for the
+     * options' lock timeout, which it returns in nanoseconds.
      */
-    private long opening(long timeoutNanos, long holdNanos) {
+    private long opening(AcquireOptions options, long holdNanos) {
         ensureOpen();
+        if (shapeOf(options) != EXCLUSIVE && !(backing instanceof MemoryBacking)) {
+            throw new UnsupportedOperationException((options.isShared() ? "shared locks (AcquireOptions.shared())"
+                    : "counted locks (AcquireOptions.withPermits(" + options.permits() + "))")
+                    + " are not supported by the " + settings.backend() + " lock registry yet: its lock store holds"
+                    + " one owner per key; take the key exclusive (the default options)");
+        }
+        long timeoutNanos = timeoutNanos(options);
         if (holdNanos != 0 && !backing.holdsAtLeast()) {
             throw new IllegalArgumentException("holdAtLeast is not supported by this " + settings.backend()
                     + " lock registry: its lock store cannot keep a closed lease's keys until then");
@@ -219,6 +233,32 @@ public final class LockEngine implements AutoCloseable {
         }
         backing.covering(timeoutNanos);
         return timeoutNanos;
+    }
+
+    /** How an acquire takes its keys: {@link #EXCLUSIVE}, {@link SharedHolds#SHARED}, or a number of permits. */
+    private static int shapeOf(AcquireOptions options) {
+        return options.isShared() ? SharedHolds.SHARED : options.permits() == 1 ? EXCLUSIVE : options.permits();
+    }
+
+    private static final int EXCLUSIVE = 0;
+
+    /**
+     * An exclusive acquire of a key that the calling thread holds shared is refused at once: two such threads
+     * would wait for each other forever.
+     */
+    private void refuseUpgrade(String solo, String[] sorted, int shape, long nowNanos) {
+        if (shape != EXCLUSIVE || !holds.inUse()) {
+            return;
+        }
+        Thread caller = Thread.currentThread();
+        for (String key : keysOf(solo, sorted)) {
+            if (holds.holds(key, caller, true, nowNanos)) {
+                throw new IllegalStateException("'" + key + "' is held shared by this thread (" + caller.getName()
+                        + "), which now asks for it exclusive: an upgrade is refused, since two threads doing so would"
+                        + " wait for each other forever; close the shared lease first, or take the key exclusive"
+                        + " from the start");
+            }
+        }
     }
 
     private static String[] keysOf(String solo, String[] sorted) {
@@ -251,9 +291,9 @@ public final class LockEngine implements AutoCloseable {
         try {
             Objects.requireNonNull(options, "options");
             long holdNanos = holdNanos(options);
-            String solo = soloKey(keys, holdNanos);
+            String solo = soloKey(keys, holdNanos, shapeOf(options));
             String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
-            long timeoutNanos = opening(timeoutNanos(options), holdNanos);
+            long timeoutNanos = opening(options, holdNanos);
             acquire = new AsyncAcquire(this, waits(), solo, sorted, options, timeoutNanos, clock.nanoTime());
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
@@ -288,8 +328,8 @@ public final class LockEngine implements AutoCloseable {
     /** One attempt of an asynchronous acquire asked for by {@code requester}: re-enters nothing, takes detached. */
     Attempt attemptAsync(String solo, String[] sorted, long nowNanos, long timeoutNanos, AcquireOptions options,
             int attempt, long elapsedNanos, Waiter waiter, Thread requester) {
-        return attempt(solo, sorted, nowNanos, timeoutNanos, holdNanos(options), waiter, requester, false,
-                Retries.storeWaitNanos(options, attempt, elapsedNanos));
+        return attempt(solo, sorted, nowNanos, timeoutNanos, holdNanos(options), shapeOf(options), waiter, requester,
+                false, Retries.storeWaitNanos(options, attempt, elapsedNanos));
     }
 
     Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire) {
@@ -352,12 +392,22 @@ public final class LockEngine implements AutoCloseable {
      */
     private Lease once(Collection<String> keys, AcquireOptions options, boolean detached) {
         long holdNanos = holdNanos(options);
-        String solo = soloKey(keys, holdNanos);
+        int shape = shapeOf(options);
+        String solo = soloKey(keys, holdNanos, shape);
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
-        long timeoutNanos = opening(timeoutNanos(options), holdNanos);
+        long timeoutNanos = opening(options, holdNanos);
         long start = clock.nanoTime();
-        Attempt outcome = attempt(solo, sorted, start, timeoutNanos, holdNanos, null, Thread.currentThread(),
-                !detached, RemoteLockStore.ONE_ATTEMPT);
+        Attempt outcome;
+        try {
+            if (!detached) {
+                refuseUpgrade(solo, sorted, shape, start);
+            }
+            outcome = attempt(solo, sorted, start, timeoutNanos, holdNanos, shape, null, Thread.currentThread(),
+                    !detached, RemoteLockStore.ONE_ATTEMPT);
+        } catch (IllegalStateException | IllegalArgumentException e) { // a refused upgrade, a mismatched n
+            observe(AcquireResult.ERROR, start);
+            throw e;
+        }
         if (outcome instanceof Attempt.Blocked) {
             if (!detached) {
                 observe(AcquireResult.TIMEOUT, start);
@@ -381,8 +431,8 @@ public final class LockEngine implements AutoCloseable {
      * {@code null}. That path is the in-memory backend's: with a remote store every lease needs an owner there;
      * and a lease that holds its keys at least some time keeps that time in a {@link TableLease}.
      */
-    private String soloKey(Collection<String> keys, long holdNanos) {
-        if (!backing.allowsSoloLeases() || holdNanos != 0 || keys == null || keys.size() != 1) {
+    private String soloKey(Collection<String> keys, long holdNanos, int shape) {
+        if (!backing.allowsSoloLeases() || holdNanos != 0 || shape != EXCLUSIVE || keys == null || keys.size() != 1) {
             return null;
         }
         return Keys.requireValid(keys instanceof List<String> list ? list.get(0) : keys.iterator().next(), 0,
@@ -395,7 +445,10 @@ public final class LockEngine implements AutoCloseable {
      * wait for its own resources ({@link Retries#storeWaitNanos}).
      */
     private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, long holdNanos,
-            Waiter waiter, Thread caller, boolean reenter, long waitNanos) {
+            int shape, Waiter waiter, Thread caller, boolean reenter, long waitNanos) {
+        if (shape != EXCLUSIVE) {
+            return attemptShared(sorted, nowNanos, timeoutNanos, holdNanos, shape, waiter, caller, reenter);
+        }
         return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, caller, reenter, waitNanos)
                 : attempt(sorted, nowNanos, timeoutNanos, holdNanos, waiter, caller, reenter, waitNanos);
     }
@@ -428,6 +481,19 @@ public final class LockEngine implements AutoCloseable {
                 !reenter);
         LockEntry taken = table.takeSolo(mine, caller, reenter, nowNanos);
         if (taken == mine) {
+            if (holds.inUse()) { // shared holders or permits of the key keep it: give it back
+                Blocker shared;
+                try {
+                    shared = holds.blockingExclusive(key, nowNanos);
+                } catch (RuntimeException e) {
+                    release(mine);
+                    throw e;
+                }
+                if (shared != null) {
+                    release(mine);
+                    return new Attempt.Blocked(shared, 0);
+                }
+            }
             mine.token(tokens.issue(key));
             return mine;
         }
@@ -453,6 +519,18 @@ public final class LockEngine implements AutoCloseable {
                 rollback(lease, i, waiter);
                 return new Attempt.Blocked(blocker, i);
             }
+            if (holds.inUse()) {
+                try {
+                    blocker = holds.blockingExclusive(keys[i], nowNanos);
+                } catch (RuntimeException e) {
+                    rollback(lease, i + 1, waiter);
+                    throw e;
+                }
+                if (blocker != null) {
+                    rollback(lease, i + 1, waiter);
+                    return new Attempt.Blocked(blocker, i);
+                }
+            }
         }
         Blocker blocker;
         try {
@@ -474,6 +552,134 @@ public final class LockEngine implements AutoCloseable {
             }
         }
         return lease;
+    }
+
+    /**
+     * One all-or-nothing pass of a shared or counted acquire over the sorted keys ({@link SharedHolds}): per key,
+     * behind an older waiter (unless the caller holds the key already), re-entering the caller's own exclusive
+     * entry, blocked by another's, or joining the key's group and then checking that no exclusive holder came in
+     * meanwhile. Whatever stops it, everything it took is rolled back.
+     */
+    private Attempt attemptShared(String[] keys, long nowNanos, long timeoutNanos, long holdNanos, int shape,
+            Waiter waiter, Thread caller, boolean reenter) {
+        SharedLease lease = new SharedLease(this, keys, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos),
+                holdNanos, shape, !reenter);
+        for (int i = 0; i < keys.length; i++) {
+            Blocker blocker;
+            try {
+                blocker = takeShared(lease, i, nowNanos, waiter, caller, reenter);
+            } catch (RuntimeException | Error e) {
+                rollback(lease, i, waiter);
+                throw e;
+            }
+            if (blocker != null) {
+                rollback(lease, i, waiter);
+                return new Attempt.Blocked(blocker, i);
+            }
+        }
+        boolean joinedAny = false;
+        long highest = 0;
+        for (int i = 0; i < keys.length; i++) {
+            if (lease.groups[i] != null) {
+                joinedAny = true;
+            } else {
+                highest = Math.max(highest, lease.reentered[i].token());
+                if (holdNanos != 0) {
+                    table.holdAtLeastUntil(lease.reentered[i], lease.holdUntilNanos);
+                }
+            }
+        }
+        lease.token = joinedAny ? tokens.issue(keys) : highest;
+        return lease;
+    }
+
+    /** Takes key number {@code i} of a shared or counted lease: {@code null} when taken, else what blocks it. */
+    private Blocker takeShared(SharedLease lease, int i, long nowNanos, Waiter waiter, Thread caller,
+            boolean reenter) {
+        String key = lease.keys[i];
+        if (!(reenter && holds.holds(key, caller, false, nowNanos))) {
+            Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
+            if (older != null) {
+                return older;
+            }
+        }
+        for (;;) {
+            LockEntry held = table.liveHolder(key, nowNanos);
+            if (held == null) {
+                break;
+            }
+            if (!(reenter && held.isOwnedBy(caller))) {
+                if (lease.permits != SharedHolds.SHARED) {
+                    throw SharedHolds.mismatch(key, lease.permits, 1);
+                }
+                return held;
+            }
+            if (lease.permits != SharedHolds.SHARED) {
+                throw SharedHolds.mismatch(key, lease.permits, 1);
+            }
+            if (held.tryReenter()) { // an exclusive holder takes its key shared again
+                lease.reentered[i] = held;
+                return null;
+            }
+        }
+        Blocker blocker = holds.join(key, lease, i, nowNanos);
+        if (blocker != null) {
+            return blocker;
+        }
+        LockEntry came = table.liveHolder(key, nowNanos); // an exclusive acquirer that took the key meanwhile
+        if (came != null) {
+            holds.leave(lease.groups[i], lease, waiter);
+            lease.groups[i] = null;
+            return came;
+        }
+        return null;
+    }
+
+    private void rollback(SharedLease lease, int taken, Waiter self) {
+        for (int i = 0; i < taken; i++) {
+            if (lease.groups[i] != null) {
+                holds.leave(lease.groups[i], lease, self);
+            } else if (lease.reentered[i] != null) {
+                table.drop(lease.reentered[i], self);
+            }
+        }
+    }
+
+    /**
+     * Releases a shared or counted lease (once), from any thread: closed before its hold-at-least time, its places
+     * stay taken until then and free themselves on the maintenance thread.
+     */
+    void release(SharedLease lease) {
+        for (int i = 0; i < lease.keys.length; i++) {
+            if (lease.isLost() && lease.groups[i] != null) {
+                observer.onLeaseLost(lease.keys[i]);
+            }
+            if (lease.reentered[i] != null) {
+                ((MemoryBacking) backing).release(lease.reentered[i]);
+            }
+        }
+        long now = clock.nanoTime();
+        if (lease.holdUntilNanos != 0 && now - lease.holdUntilNanos < 0 && !lease.isLost()) {
+            lease.holdOver(lease.holdUntilNanos);
+            endHoldOverAfter(lease, lease.holdUntilNanos - now);
+            return;
+        }
+        for (SharedHolds.Group group : lease.groups) {
+            if (group != null) {
+                holds.leave(group, lease, null);
+            }
+        }
+    }
+
+    private void endHoldOverAfter(SharedLease lease, long delayNanos) {
+        maintenance.after(delayNanos, () -> {
+            long now = clock.nanoTime();
+            if (lease.isExpired(now)) {
+                holds.endHoldOver(lease, now);
+            } else { // the clock is not the timer's (a test's), or the timer ran early
+                endHoldOverAfter(lease, lease.expiresNanos() - now);
+            }
+        });
     }
 
     /** Drops what an attempt took; the waiters it made wait meanwhile are woken, never the caller itself. */
@@ -537,6 +743,9 @@ public final class LockEngine implements AutoCloseable {
         if (blocker instanceof Blocker.Busy busy) {
             return busy.reason();
         }
+        if (blocker instanceof SharedHolds.Held held) {
+            return "'" + held.key() + "' is held " + held.holders() + ".";
+        }
         String holder = blocker instanceof LockEntry entry
                 ? entry.ownerDescription() + " since " + toInstant(entry.acquiredNanos())
                 : backing.holderElsewhere(blocker.key());
@@ -565,11 +774,23 @@ public final class LockEngine implements AutoCloseable {
         if (limit < 0) {
             throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         }
-        return backing.heldLocks(limit);
+        List<HeldLock> held = backing.heldLocks(limit);
+        if (!holds.inUse()) {
+            return held;
+        }
+        List<HeldLock> all = new ArrayList<>(held);
+        all.addAll(holds.heldLocks(this, clock.nanoTime(), limit));
+        all.sort(Comparator.comparing(HeldLock::key));
+        return all.size() > limit ? List.copyOf(all.subList(0, limit)) : all;
     }
 
     public Optional<HeldLock> heldLock(String key) {
-        return backing.heldLock(Keys.requireValid(key, 0));
+        Optional<HeldLock> held = backing.heldLock(Keys.requireValid(key, 0));
+        if (held.isPresent() || !holds.inUse()) {
+            return held;
+        }
+        return holds.heldLocks(this, clock.nanoTime(), Integer.MAX_VALUE).stream()
+                .filter(lock -> lock.key().equals(key)).findFirst();
     }
 
     /** How many keys this node holds (with a remote store, other nodes' locks are not counted). */
@@ -579,12 +800,17 @@ public final class LockEngine implements AutoCloseable {
 
     /** See {@link dev.locks.LockRegistry#sweep()}; a closed engine has nothing left to sweep. */
     public int sweep() {
-        return closed ? 0 : sweeper.sweep();
+        if (closed) {
+            return 0;
+        }
+        int removed = sweeper.sweep();
+        return holds.inUse() ? removed + holds.sweep(clock.nanoTime()) : removed;
     }
 
     /** See {@link dev.locks.LockRegistry#forceRelease(String)}: with a remote store, on whatever node holds it. */
     public boolean forceRelease(String key) {
-        return backing.forceRelease(key, table.forceRemove(Keys.requireValid(key, 0)));
+        boolean shared = holds.forceRemove(Keys.requireValid(key, 0));
+        return backing.forceRelease(key, table.forceRemove(key)) || shared;
     }
 
     /** Runs one watchdog pass now (tests; the watchdog runs by itself when enabled). */

@@ -146,6 +146,26 @@ final class LockTable {
         return Verdict.RETRY;
     }
 
+    /**
+     * The live entry holding {@code key}, or {@code null}: an entry on its way out is helped out, a stale one removed
+     * (on-demand cleanup), as an acquirer's {@link #take} would.
+     */
+    LockEntry liveHolder(String key, long nowNanos) {
+        for (;;) {
+            LockEntry held = entries.get(key);
+            if (held == null) {
+                return null;
+            }
+            if (held.isReleasing()) {
+                entries.remove(key, held);
+            } else if (held.staleReason(nowNanos) == null) {
+                return held;
+            } else {
+                removeIfStale(held, nowNanos, Remover.ACQUIRE);
+            }
+        }
+    }
+
     /** Drops one hold of {@code entry}; the last one removes it from the table and wakes its waiters. */
     void drop(LockEntry entry) {
         if (entry.dropHold() == 0) {

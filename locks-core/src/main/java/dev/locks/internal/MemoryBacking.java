@@ -86,18 +86,23 @@ final class MemoryBacking implements Backing {
     @Override
     public void release(TableLease lease) {
         for (LockEntry entry : lease.entries) {
-            if (entry.isLost()) {
-                observer.onLeaseLost(entry.key());
-            }
-            long until = table.holdUntilNanos(entry);
-            if (until == 0) {
-                table.drop(entry);
-                continue;
-            }
-            long now = clock.nanoTime();
-            if (table.dropOrHoldOver(entry, until, now)) {
-                endHoldOverAfter(entry, until - now);
-            }
+            release(entry);
+        }
+    }
+
+    /** Drops one hold of {@code entry}, as {@link #release(TableLease)} does for each of a lease's keys. */
+    void release(LockEntry entry) {
+        if (entry.isLost()) {
+            observer.onLeaseLost(entry.key());
+        }
+        long until = table.holdUntilNanos(entry);
+        if (until == 0) {
+            table.drop(entry);
+            return;
+        }
+        long now = clock.nanoTime();
+        if (table.dropOrHoldOver(entry, until, now)) {
+            endHoldOverAfter(entry, until - now);
         }
     }
 

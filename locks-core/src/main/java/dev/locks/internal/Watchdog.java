@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * Renews the locks of live owners, so that long work keeps its lock while a dead owner's lock still turns
@@ -31,9 +32,12 @@ final class Watchdog {
     private final int batchSize;
     private final AtomicLong periodNanos;
     private final AtomicInteger generation = new AtomicInteger();
+    /** Renews what lives beside the table (the shared and counted leases), given the pass's reading of the clock. */
+    private final LongConsumer others;
 
     Watchdog(LockTable table, LocksClock clock, Maintenance maintenance, Renewer renewer, int batchSize,
-            long defaultTimeoutNanos) {
+            long defaultTimeoutNanos, LongConsumer others) {
+        this.others = others;
         this.table = table;
         this.clock = clock;
         this.maintenance = maintenance;
@@ -86,6 +90,7 @@ final class Watchdog {
         if (!batch.isEmpty()) {
             renewer.renew(batch, now);
         }
+        others.accept(now);
     }
 
     private static long periodFor(long timeoutNanos) {

@@ -4,9 +4,11 @@ import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
 import dev.locks.contract.AsyncAcquireContract;
 import dev.locks.contract.LockRegistryContract;
+import dev.locks.contract.SharedLocksContract;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The JDBC registry on PostgreSQL passes the same contract as the in-memory and Redis ones. */
@@ -35,5 +37,11 @@ class JdbcLockRegistryContractTest extends LockRegistryContract {
         protected LockRegistry newRegistry(AcquireOptions defaults) {
             return JdbcLockRegistryContractTest.this.newRegistry(defaults);
         }
+    }
+
+    /** Shared and counted locks are in memory only for now: this backend refuses them, naming itself. */
+    @Test
+    void sharedAndCountedLocksShouldBeRefusedNamingTheBackend() throws Exception {
+        SharedLocksContract.assertRefusedBy(registry(AcquireOptions.defaults()));
     }
 }

@@ -6,6 +6,7 @@ import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
 import dev.locks.contract.AsyncAcquireContract;
 import dev.locks.contract.LockRegistryContract;
+import dev.locks.contract.SharedLocksContract;
 import dev.locks.redis.test.RedisClusterExtension;
 import java.time.Duration;
 import java.util.Set;
@@ -72,5 +73,11 @@ class RedisClusterContractTest extends LockRegistryContract {
         protected LockRegistry newRegistry(AcquireOptions defaults) {
             return RedisClusterContractTest.this.newRegistry(defaults);
         }
+    }
+
+    /** Shared and counted locks are in memory only for now: this backend refuses them, naming itself. */
+    @Test
+    void sharedAndCountedLocksShouldBeRefusedNamingTheBackend() throws Exception {
+        SharedLocksContract.assertRefusedBy(registry(AcquireOptions.defaults()));
     }
 }

@@ -4,9 +4,11 @@ import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
 import dev.locks.contract.AsyncAcquireContract;
 import dev.locks.contract.LockRegistryContract;
+import dev.locks.contract.SharedLocksContract;
 import dev.locks.redis.test.RedisServerExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The Redis registry passes the same contract as the in-memory one. */
@@ -38,5 +40,11 @@ class RedisLockRegistryContractTest extends LockRegistryContract {
         protected LockRegistry newRegistry(AcquireOptions defaults) {
             return RedisLockRegistryContractTest.this.newRegistry(defaults);
         }
+    }
+
+    /** Shared and counted locks are in memory only for now: this backend refuses them, naming itself. */
+    @Test
+    void sharedAndCountedLocksShouldBeRefusedNamingTheBackend() throws Exception {
+        SharedLocksContract.assertRefusedBy(registry(AcquireOptions.defaults()));
     }
 }

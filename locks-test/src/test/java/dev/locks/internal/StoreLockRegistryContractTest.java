@@ -5,8 +5,10 @@ import dev.locks.LockRegistry;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.contract.LockRegistryContract;
+import dev.locks.contract.SharedLocksContract;
 import dev.locks.test.InMemoryLockServer;
 import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 /**
  * The engine in front of a remote store passes the same contract as the in-memory backend. The registries of one
@@ -21,5 +23,11 @@ class StoreLockRegistryContractTest extends LockRegistryContract {
         return new EngineLockRegistry(new LockEngine.Settings("shared", defaults, Duration.ZERO, 100, false,
                 LocksClock.system(), LocksObserver.NONE), server.node(true)) {
         };
+    }
+
+    /** Shared and counted locks are in memory only for now: this backend refuses them, naming itself. */
+    @Test
+    void sharedAndCountedLocksShouldBeRefusedNamingTheBackend() throws Exception {
+        SharedLocksContract.assertRefusedBy(registry(AcquireOptions.defaults()));
     }
 }

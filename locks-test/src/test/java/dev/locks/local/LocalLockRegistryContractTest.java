@@ -4,6 +4,7 @@ import dev.locks.AcquireOptions;
 import dev.locks.LockRegistry;
 import dev.locks.contract.AsyncAcquireContract;
 import dev.locks.contract.LockRegistryContract;
+import dev.locks.contract.SharedLocksContract;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
 
@@ -17,6 +18,16 @@ class LocalLockRegistryContractTest extends LockRegistryContract {
     /** {@link LockRegistry#acquireAsync} on the same backend. */
     @Nested
     class AsyncAcquire extends AsyncAcquireContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return LocalLockRegistryContractTest.this.newRegistry(defaults);
+        }
+    }
+
+    /** Shared and counted locks on the same backend. */
+    @Nested
+    class SharedLocks extends SharedLocksContract {
 
         @Override
         protected LockRegistry newRegistry(AcquireOptions defaults) {

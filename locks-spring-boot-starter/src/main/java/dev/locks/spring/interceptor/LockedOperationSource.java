@@ -72,7 +72,8 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
                 }),
                 lockTimeoutAndHoldAtLeast(locked, values),
                 values.option("waitTime", locked.waitTime(), probe,
-                        text -> options -> AcquireOptionValues.withWaitTime(options, text)));
+                        text -> options -> AcquireOptionValues.withWaitTime(options, text)),
+                modeAndPermits(locked, values));
         if (overrides != null) {
             try {
                 overrides.apply(propertyDefaults());
@@ -117,6 +118,57 @@ public class LockedOperationSource extends AnnotationOperationSource<Locked, Loc
             }
         }
         return both;
+    }
+
+    /**
+     * {@code mode} ({@code "exclusive"} or {@code "shared"}) and {@code permits} (a whole number {@code >= 1}), set
+     * together, since a shared mode with more than one permit is refused: each bad value stops startup naming it.
+     */
+    private UnaryOperator<AcquireOptions> modeAndPermits(Locked locked, AttributeValues values) {
+        boolean shared = false;
+        if (!locked.mode().isEmpty()) {
+            String mode = resolve("mode", locked.mode(), values);
+            shared = switch (mode.toLowerCase(Locale.ROOT)) {
+                case "shared" -> true;
+                case "exclusive" -> false;
+                default -> throw values.invalid("mode", locked.mode(), "it is neither 'exclusive' nor 'shared'",
+                        "Give mode = \"exclusive\" (the default) or \"shared\" (a read lock), or leave it empty.");
+            };
+        }
+        int permits = 1;
+        if (!locked.permits().isEmpty()) {
+            String text = resolve("permits", locked.permits(), values);
+            try {
+                permits = Integer.parseInt(text);
+            }
+            catch (NumberFormatException ex) {
+                permits = 0;
+            }
+            if (permits < 1) {
+                throw values.invalid("permits", locked.permits(), "it is not a whole number >= 1",
+                        "Give permits as a whole number >= 1 (how many calls may hold each key at once), or leave it"
+                                + " empty for 1.");
+            }
+        }
+        if (shared && permits > 1) {
+            throw values.invalid("permits", locked.permits(), "mode = '" + locked.mode() + "' takes the keys shared,"
+                    + " and a shared lock has no permits", "Give either mode = \"shared\" or permits, not both.");
+        }
+        if (!shared && permits == 1) {
+            return null;
+        }
+        boolean sharedMode = shared;
+        int count = permits;
+        return options -> sharedMode ? options.withPermits(1).shared() : options.withPermits(count);
+    }
+
+    private String resolve(String attribute, String value, AttributeValues values) {
+        try {
+            return environment.resolveRequiredPlaceholders(value).trim();
+        }
+        catch (IllegalArgumentException ex) {
+            throw values.invalid(attribute, value, ex.getMessage(), AttributeValues.OPTION_ACTION);
+        }
     }
 
     /**
