@@ -117,4 +117,47 @@ class JdbcSchemaCheckTest {
                     .hasMessageNotContaining("explicit type casts");
         }
     }
+
+    /**
+     * A schema whose locks_keys and locks_queued are LANGUAGE sql functions, as before (planned again in every
+     * transaction), gets the PL/pgSQL ones from the shipped script, in place, and a held key stays held through it.
+     */
+    @Test
+    void theFormerSqlHelpersShouldBeReplacedInPlace() throws Exception {
+        try (JdbcLockRegistry holder = JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("sqlhelpers_")
+                .initializeSchema(true).cleanupInterval(Duration.ZERO).build()) {
+            dev.locks.Lease held = holder.acquire(List.of("job"));
+            try (Connection connection = postgres.server().connect();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("CREATE OR REPLACE FUNCTION sqlhelpers_keys(p_keys text[]) RETURNS text[]"
+                        + " LANGUAGE sql IMMUTABLE STRICT AS $$ SELECT ARRAY(SELECT sqlhelpers_key(u.k)"
+                        + " FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) ORDER BY u.i) $$");
+                statement.execute("CREATE OR REPLACE FUNCTION sqlhelpers_queued(p_keys text[], p_owner text,"
+                        + " p_order bigint, p_now timestamptz) RETURNS bigint LANGUAGE sql STABLE AS $$"
+                        + " SELECT NULL::bigint $$");
+                assertThat(languages(statement)).containsOnly("sql");
+                try (JdbcLockRegistry upgraded = JdbcLockRegistry.builder(postgres.dataSource())
+                        .tablePrefix("sqlhelpers_").initializeSchema(true).cleanupInterval(Duration.ZERO).build()) {
+                    assertThat(languages(statement)).containsOnly("plpgsql");
+                    assertThat(upgraded.tryAcquire(List.of("job"))).isEmpty();
+                    held.close();
+                    try (dev.locks.Lease taken = upgraded.tryAcquire(List.of("job")).orElseThrow()) {
+                        assertThat(taken.fencingToken()).isPositive();
+                    }
+                }
+            }
+        }
+    }
+
+    private static List<String> languages(Statement statement) throws Exception {
+        List<String> languages = new java.util.ArrayList<>();
+        try (java.sql.ResultSet rows = statement.executeQuery("SELECT l.lanname FROM pg_proc p JOIN pg_language l"
+                + " ON l.oid = p.prolang WHERE p.proname IN ('sqlhelpers_keys', 'sqlhelpers_queued')")) {
+            while (rows.next()) {
+                languages.add(rows.getString(1));
+            }
+        }
+        assertThat(languages).hasSize(2);
+        return languages;
+    }
 }
