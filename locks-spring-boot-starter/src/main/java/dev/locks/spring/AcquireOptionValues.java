@@ -74,7 +74,8 @@ public final class AcquireOptionValues {
         }
     }
 
-    private static boolean isInfinity(String text) {
-        return INFINITY.equals(text.toLowerCase(Locale.ROOT));
+    /** Whether {@code text} is the word for "no limit", in any case and with surrounding blanks. */
+    static boolean isInfinity(String text) {
+        return text != null && INFINITY.equals(text.trim().toLowerCase(Locale.ROOT));
     }
 }

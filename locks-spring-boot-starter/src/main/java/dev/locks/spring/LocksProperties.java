@@ -126,10 +126,9 @@ public class LocksProperties implements InitializingBean {
         requireNonNegative("locks.retry-interval", retryInterval);
         check("locks.lock-timeout", lockTimeout,
                 () -> AcquireOptionValues.withLockTimeout(AcquireOptions.defaults(), lockTimeout));
-        if (!AcquireOptionValues.INFINITY.equalsIgnoreCase(String.valueOf(waitTime).trim())) {
-            Duration[] parsed = new Duration[1];
-            check("locks.wait-time", waitTime, () -> parsed[0] = AcquireOptionValues.duration("wait-time", waitTime));
-            requireNonNegative("locks.wait-time", parsed[0]);
+        if (!AcquireOptionValues.isInfinity(waitTime)) {
+            check("locks.wait-time", waitTime, () -> requireNonNegative("locks.wait-time",
+                    AcquireOptionValues.duration("wait-time", String.valueOf(waitTime))));
         }
         requireNonNegative("locks.hold-at-least", holdAtLeast);
         check("locks.hold-at-least", holdAtLeast, () -> AcquireOptionValues
