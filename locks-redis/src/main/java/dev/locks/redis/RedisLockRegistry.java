@@ -16,7 +16,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *   <li>Fencing tokens come from one counter in Redis, so they increase across all nodes. On a Redis Cluster
  *       (found out on the first command), keys spread over the slots: a multi-key acquire takes them slot by
  *       slot in ascending slot order, all or nothing, with one counter per slot and each lease's token above
- *       every earlier token of each of its keys (see the README, "Redis Cluster").</li>
+ *       every earlier token of each of its keys (see docs/design.md, "Redis Cluster store").</li>
  *   <li>A waiter is woken as soon as a key it waits for is released on any node: each node subscribes once
  *       to one channel for all keys ({@link Builder#notify(boolean)}; without it waiters poll at their retry
  *       interval). On a Redis Cluster through Lettuce the channel is sharded: a channel per slot, which only its
@@ -27,7 +27,7 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
  *       expiry: its node holds it under a {@linkplain Builder#lease(Duration) lease} that it renews every third
  *       of it (watchdog or not), so a crashed node's "infinite" locks free themselves after that lease.</li>
  *   <li>No starvation: a key someone waits for goes to its longest-waiting waiter, on any node, before a newer
- *       acquirer: each key that has waiters has a queue of their tickets in Redis (see the README).</li>
+ *       acquirer: each key that has waiters has a queue of their tickets in Redis (see docs/design.md, "Redis store").</li>
  *   <li>When Redis cannot be reached, {@code acquire} throws {@link dev.locks.LockUnavailableException}
  *       (never a {@link dev.locks.LockTimeoutException}); when it is back, everything works again. An outage
  *       shows within the {@linkplain Builder#timeout(Duration) timeout} of a round trip (2 s by default), or the

@@ -21,8 +21,8 @@
  * Every acquire and every release is one Lua script call, atomic on one Redis node. On a Redis Cluster the keys
  * spread over the slots with no hash tag needed: a multi-key acquire takes them slot by slot in ascending slot
  * order, one script call per slot touched (plus one per earlier slot to raise its fencing counter), all or
- * nothing; the store's own keys share their lock key's slot, with one fencing counter per slot (see the README,
- * "Redis Cluster").
+ * nothing; the store's own keys share their lock key's slot, with one fencing counter per slot (see docs/design.md,
+ * "Redis Cluster store").
  *
  * <h2>Client settings for quick outage detection</h2>
  * Every round trip of the library is bounded by its own timeout ({@code locks.redis.timeout}, default 2 s;

@@ -21,7 +21,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 /**
  * Tests of an application's own code with value TTLs under control (issue 11, observation 9): a manual clock
- * given to the compute cache alone (a {@link ComputeCacheBuilderCustomizer}, as the README shows) moves value
+ * given to the compute cache alone (a {@link ComputeCacheBuilderCustomizer}, as docs/testing.md shows) moves value
  * TTLs when the test advances it, while lock waits keep the system clock and so still give up in time. A
  * {@code LocksClock} bean would time both, and a contended call would never give up.
  */

@@ -10,8 +10,8 @@ import java.util.stream.Stream;
 
 /**
  * The user documentation as files of the repository: README.md and every page under docs/, read from the
- * clone the tests run in (Maven runs them in the module's folder, one below the root). The helpers'
- * docs/pending-*.md drafts are not pages yet, and are left out.
+ * clone the tests run in (Maven runs them in the module's folder, one below the root), and the README.md of
+ * a module that has one. The helpers' docs/pending-*.md drafts are not pages yet, and are left out.
  */
 final class DocsFiles {
 
@@ -31,11 +31,17 @@ final class DocsFiles {
                 + " holds README.md, docs/ and pom.xml");
     }
 
-    /** README.md and docs/**.md, except the pending drafts. */
+    /** README.md, the modules' README.md and docs/**.md, except the pending drafts. */
     static List<Path> pages() {
         Path root = root();
         List<Path> pages = new ArrayList<>();
         pages.add(root.resolve("README.md"));
+        try (Stream<Path> modules = Files.list(root)) {
+            modules.map(module -> module.resolve("README.md")).filter(Files::isRegularFile).sorted()
+                    .forEach(pages::add);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
         try (Stream<Path> files = Files.walk(root.resolve("docs"))) {
             files.filter(file -> file.getFileName().toString().endsWith(".md"))
                     .filter(file -> !file.getFileName().toString().startsWith("pending-"))
