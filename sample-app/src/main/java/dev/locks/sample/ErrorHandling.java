@@ -1,7 +1,5 @@
 package dev.locks.sample;
 
-import dev.locks.LockTimeoutException;
-import dev.locks.LockUnavailableException;
 import dev.locks.sample.accounts.AccountNotFoundException;
 import dev.locks.sample.accounts.FencedOffException;
 import dev.locks.sample.accounts.InsufficientFundsException;
@@ -10,23 +8,17 @@ import org.springframework.http.ProblemDetail;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
-/** Turns the sample's failures into problem details with a status that says what happened. */
+/**
+ * Turns the sample's own failures into problem details with a status that says what happened; the library's
+ * exceptions are mapped by {@link LockErrors}.
+ */
 @RestControllerAdvice
 class ErrorHandling {
 
-    /**
-     * Someone else held the keys for longer than this caller was willing to wait, or took them over and
-     * wrote first.
-     */
-    @ExceptionHandler({ LockTimeoutException.class, FencedOffException.class })
-    ProblemDetail conflict(RuntimeException ex) {
+    /** Someone else took the keys over (this caller's lock had expired) and wrote first. */
+    @ExceptionHandler(FencedOffException.class)
+    ProblemDetail fencedOff(FencedOffException ex) {
         return ProblemDetail.forStatusAndDetail(HttpStatus.CONFLICT, ex.getMessage());
-    }
-
-    /** The lock backend cannot be reached (Redis is down): the call did not run, and may be tried again later. */
-    @ExceptionHandler(LockUnavailableException.class)
-    ProblemDetail unavailable(LockUnavailableException ex) {
-        return ProblemDetail.forStatusAndDetail(HttpStatus.SERVICE_UNAVAILABLE, ex.getMessage());
     }
 
     @ExceptionHandler(AccountNotFoundException.class)
