@@ -169,6 +169,9 @@ public final class LockEngine implements AutoCloseable {
                 Attempt outcome = attempt(solo, sorted, now, timeoutNanos, holdNanos, shape, waiter,
                         Thread.currentThread(), true, Retries.storeWaitNanos(options, attempt, now - start));
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
+                    if (waiter != null) {
+                        waiter.took = true;
+                    }
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
                 }
