@@ -169,6 +169,9 @@ public final class LockEngine implements AutoCloseable {
                 Attempt outcome = attempt(solo, sorted, now, timeoutNanos, holdNanos, shape, waiter,
                         Thread.currentThread(), true, Retries.storeWaitNanos(options, attempt, now - start));
                 if (!(outcome instanceof Attempt.Blocked blocked)) {
+                    if (waiter != null) {
+                        waiter.took = true;
+                    }
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
                 }
@@ -332,8 +335,11 @@ public final class LockEngine implements AutoCloseable {
                 false, Retries.storeWaitNanos(options, attempt, elapsedNanos));
     }
 
-    Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire) {
-        return queues.newAsyncWaiter(keys, requester, acquire);
+    /** As {@link #newWaiter}: its calls to a store wait no longer than what is left of {@code options}' wait time. */
+    Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire, AcquireOptions options, long start) {
+        Waiter waiter = queues.newAsyncWaiter(keys, requester, acquire);
+        options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
+        return waiter;
     }
 
     boolean queuesFirstAttempt(AcquireOptions options) {

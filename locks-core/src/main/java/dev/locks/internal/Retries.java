@@ -40,8 +40,10 @@ final class Retries {
     /**
      * How long a remote store may make an attempt wait for resources of its own (a connection) before it is made:
      * what is left of the wait time ({@code 0} once it has run out: only what is free now); the one attempt of a
-     * caller that does not wait ({@code tryAcquire}, or no time left at its first attempt, or no retries and no wait
-     * time) {@link RemoteLockStore#ONE_ATTEMPT}; {@link RemoteLockStore#UNBOUNDED_WAIT} when no wait time bounds it.
+     * caller that does not wait ({@code tryAcquire}, a wait time of zero, or no retries and no wait time)
+     * {@link RemoteLockStore#ONE_ATTEMPT}; {@link RemoteLockStore#UNBOUNDED_WAIT} when no wait time bounds it. A
+     * first attempt made after a wait time that was not zero ran out (an asynchronous acquire whose first step queued
+     * on a busy pool) gets {@code 0}, not one attempt's wait: the caller's bound holds however late it starts.
      *
      * @param attempt the 0-based number of the attempt about to be made
      * @param elapsedNanos the time spent since the acquire began
@@ -49,7 +51,9 @@ final class Retries {
     static long storeWaitNanos(AcquireOptions options, int attempt, long elapsedNanos) {
         Optional<Duration> waitTime = options.waitTime();
         long left = waitTime.isPresent() ? Nanos.of(waitTime.get()) - elapsedNanos : RemoteLockStore.UNBOUNDED_WAIT;
-        if (attempt == 0 && (left <= 0 || left == RemoteLockStore.UNBOUNDED_WAIT && !options.allowsRetryAfter(0))) {
+        boolean noWait = waitTime.isPresent() ? waitTime.get().isZero()
+                : !options.allowsRetryAfter(0);
+        if (attempt == 0 && noWait) {
             return RemoteLockStore.ONE_ATTEMPT;
         }
         return Math.max(0, left);

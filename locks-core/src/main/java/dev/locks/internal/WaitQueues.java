@@ -21,12 +21,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * release: each waiter gets its keys after at most the waiters older than it (bounded bypass).
  *
  * <p><b>Not fair</b> (a distributed backend, whose store orders the waiters of every node): the queues only
- * say whom to wake: every waiting thread of the key, on a notification from the store; those that wait for an
- * entry of this JVM's table, on its release here. Of the key's asynchronous waiters ({@link AsyncAcquire}, of
- * which there may be thousands) only one is woken: the one the store lets in first (the lowest order there, else
- * the oldest here); an asynchronous waiter that leaves a queue (it got its keys, gave up, or waits at an earlier
- * key now) wakes the next one of that key in turn, so that the wake-up is handed on rather than lost, and a
- * release costs a bounded number of attempts whatever the number of waiters.
+ * say whom to wake. On a notification from the store, the head of the key's queue: of its waiting threads the one
+ * the store lets in first (the lowest order there, else the oldest here), and of its asynchronous waiters
+ * ({@link AsyncAcquire}, of which there may be thousands) likewise one; every other waiter would only be refused
+ * (SPEC 8: a release wakes the head of the key's queue). On the release of an entry of this JVM's table, every
+ * thread that waits for it (they contend in memory, which costs the store nothing) and the asynchronous head. A
+ * waiting thread that leaves a key's queue without its keys (it gave up, or waits at another key now) while it was
+ * the head there wakes the next one, and an asynchronous waiter that leaves a queue (it got its keys, gave up, or
+ * waits at an earlier key now) wakes the next asynchronous one, so that the wake-up is handed on rather than lost,
+ * and a release costs a bounded number of attempts whatever the number of waiters.
  */
 final class WaitQueues {
 
@@ -88,12 +91,12 @@ final class WaitQueues {
      * @param local whether it waits for an entry of this JVM's table
      */
     void enlist(Waiter waiter, int from, int to, boolean local) {
-        waiter.local = local;
         for (int i = waiter.from; i < waiter.to; i++) {
             if (i < from || i >= to) {
-                leave(waiter.keys[i], waiter);
+                leave(waiter.keys[i], waiter); // as what it waited for there: the head of a store's key hands on
             }
         }
+        waiter.local = local;
         for (int i = from; i < to; i++) {
             if (i < waiter.from || i >= waiter.to) {
                 join(waiter.keys[i], waiter);
@@ -165,6 +168,8 @@ final class WaitQueues {
         Waiter next = null;
         synchronized (queue) {
             boolean wasFirst = !queue.waiters.isEmpty() && queue.waiters.first() == waiter;
+            boolean wasHead = !fair && !waiter.isAsync() && !waiter.took
+                    && queue.first(null, STORE, false) == waiter;
             if (!queue.waiters.remove(waiter)) {
                 return;
             }
@@ -175,6 +180,8 @@ final class WaitQueues {
                 next = queue.waiters.first();
             } else if (!fair && waiter.isAsync()) {
                 next = queue.firstAsync(null, ANY);
+            } else if (wasHead) {
+                next = queue.first(null, STORE, false);
             }
         }
         if (next != null) {
@@ -205,7 +212,12 @@ final class WaitQueues {
             Waiter[] all;
             Waiter async;
             synchronized (this) {
-                all = threads(except, whose);
+                if (whose == STORE) {
+                    Waiter head = first(except, STORE, false);
+                    all = head == null ? new Waiter[0] : new Waiter[] {head};
+                } else {
+                    all = threads(except, whose);
+                }
                 async = firstAsync(except, whose);
             }
             for (Waiter waiter : all) {
@@ -232,10 +244,19 @@ final class WaitQueues {
          * store lets in first: the lowest order there (when placed), else the oldest here.
          */
         synchronized Waiter firstAsync(Waiter except, int whose) {
+            return first(except, whose, true);
+        }
+
+        /**
+         * Of the asynchronous waiters ({@code async}) or the waiting threads ({@code except} left out) that a
+         * release of {@code whose} wakes, the one the store lets in first: the lowest order there (when placed),
+         * else the oldest here.
+         */
+        synchronized Waiter first(Waiter except, int whose, boolean async) {
             Waiter first = null;
             long firstOrder = Long.MAX_VALUE;
             for (Waiter waiter : waiters) {
-                if (waiter.isAsync() && waiter != except && wakes(waiter, whose)) {
+                if (waiter.isAsync() == async && waiter != except && wakes(waiter, whose)) {
                     long order = waiter.remoteOrder;
                     if (first == null || (order > 0 && order < firstOrder)) {
                         first = waiter;

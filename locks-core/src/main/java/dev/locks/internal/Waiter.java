@@ -42,6 +42,11 @@ final class Waiter {
      */
     int from;
     int to;
+    /**
+     * Whether it got its keys: leaving its queues then hands no wake-up on (the keys are its own now, and their
+     * release wakes the next waiter).
+     */
+    volatile boolean took;
     /** Whether it waits for an entry of this JVM's table (rather than for a key held on another node). */
     volatile boolean local;
     /**

@@ -149,6 +149,43 @@ class JdbcConnectionWaitTest {
         assertNothingLeft(node, "queued");
     }
 
+    /**
+     * The same for asynchronous acquires: their attempts run on the registry's small pool, so a caller's bound must
+     * hold however many attempts wait for a connection ahead of it there, and a future must never complete later
+     * than its wait and one round trip because the pool's threads sat in connection queues.
+     */
+    @Test
+    void asynchronousAcquiresQueuedBehindBusyConnectionsShouldEndWithinTheirWaitTimeAndOneRoundTrip()
+            throws Exception {
+        JdbcLockRegistry node = node(ROUND_TRIP);
+        Duration wait = Duration.ofMillis(500);
+        List<Outcome> outcomes;
+        try (Connection migration = migration()) {
+            outcomes = atOnce(node, "async", (registry, key) -> {
+                try {
+                    try (Lease lease = registry.acquireAsync(List.of(key), AcquireOptions.defaults()
+                            .withWaitTime(wait)).get(BOUND.toSeconds(), TimeUnit.SECONDS)) {
+                        return lease;
+                    }
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (e.getCause() instanceof RuntimeException failure) {
+                        throw failure;
+                    }
+                    throw new IllegalStateException(e);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            });
+            migration.rollback();
+        }
+
+        assertThat(slowest(outcomes)).as("the slowest of " + outcomes)
+                .isLessThanOrEqualTo(wait.plus(ROUND_TRIP).plus(SLACK).toMillis());
+        assertThat(count(outcomes, LockTimeoutException.class) + count(outcomes, LockUnavailableException.class))
+                .as("nothing could be taken during the migration: %s", outcomes).isEqualTo(CALLERS);
+        assertNothingLeft(node, "async");
+    }
+
     @Test
     void callsThatDoNotWaitShouldQueueForOneRoundTripAtMost() throws Exception {
         JdbcLockRegistry node = node(ROUND_TRIP);

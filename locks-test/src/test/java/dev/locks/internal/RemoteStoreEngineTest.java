@@ -113,6 +113,53 @@ class RemoteStoreEngineTest {
         Threads.get(waiting).close(); // within Threads.BOUND, far below the 5-minute interval
     }
 
+    /**
+     * SPEC 8 (issue 24): a release wakes the head of the key's queue, so the store's work per acquisition stays
+     * bounded whatever the number of waiters. 2 nodes x 12 threads wait for a key a third node holds, with a retry
+     * interval of minutes (only wake-ups make attempts): each of the 24 acquisitions costs a few attempts, not one
+     * per waiter still waiting (which summed to about 300 when every notification woke every waiting thread).
+     */
+    @Test
+    void aReleaseShouldWakeTheHeadOfTheKeysQueueNotEveryWaiter() throws Exception {
+        EngineLockRegistry holder = node();
+        List<EngineLockRegistry> waiting = List.of(node(), node());
+        int perNode = 12;
+        AcquireOptions wokenOnly = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofMinutes(5))
+                .withWaitTime(Duration.ofMinutes(2));
+        Lease held = holder.acquire(List.of("k"));
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        List<Future<?>> acquirers = new ArrayList<>();
+        for (EngineLockRegistry node : waiting) {
+            for (int i = 0; i < perNode; i++) {
+                acquirers.add(threads.start(() -> {
+                    try (Lease lease = node.acquire(List.of("k"), wokenOnly)) {
+                        if (inside.incrementAndGet() != 1) {
+                            overlaps.incrementAndGet();
+                        }
+                        Thread.sleep(1);
+                        inside.decrementAndGet();
+                    }
+                    return null;
+                }));
+            }
+        }
+        int acquirersCount = acquirers.size();
+        await().atMost(Threads.BOUND).until(() -> server.calls("tryAcquire") >= 1 + acquirersCount);
+        Thread.sleep(200); // every one of them parked after its failed attempt
+        int before = server.calls("tryAcquire");
+
+        held.close();
+        for (Future<?> acquirer : acquirers) {
+            Threads.get(acquirer); // within Threads.BOUND: far below the retry interval, so woken every time
+        }
+
+        int attempts = server.calls("tryAcquire") - before;
+        assertThat(overlaps).hasValue(0);
+        assertThat(attempts).as("attempts for %d acquisitions", acquirersCount)
+                .isLessThanOrEqualTo(4 * acquirersCount);
+    }
+
     @Test
     void releasesMissedWhileUnsubscribedShouldWakeWaitersWhenTheSubscriptionComesBack() throws Exception {
         EngineLockRegistry a = node();
