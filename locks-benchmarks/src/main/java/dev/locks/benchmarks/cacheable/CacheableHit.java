@@ -8,14 +8,19 @@ import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.Blackhole;
+import org.openjdk.jmh.infra.IterationParams;
+import org.openjdk.jmh.runner.IterationType;
 import org.springframework.cache.Cache;
 import org.springframework.cache.caffeine.CaffeineCacheManager;
 import org.springframework.context.ConfigurableApplicationContext;
@@ -26,6 +31,13 @@ import org.springframework.context.ConfigurableApplicationContext;
  * context (Spring's cache interceptor asks the manager for the cache, then calls {@code Cache.get(key, loader)}),
  * in a context without the property and in one with it; and {@code Cache.get(key, loader)} alone on Spring's
  * {@code CaffeineCache} and on the same cache wrapped. The key is stored before the measurement.
+ *
+ * <p>On a loaded machine the two {@code @Cacheable} benchmarks, run one after the other, see different loads, and
+ * their ratio says more of the load than of the wrapper. {@code cacheableSyncPaired} measures both calls in the
+ * same milliseconds: each invocation times {@value #BLOCK} calls without the wrapper and {@value #BLOCK} with it
+ * (in turns, first one then the other), and every measured iteration prints the ns per call of each and their
+ * ratio ("paired hits: ..."; JMH's auxiliary counters would sum the ratios of the iterations): their mean and
+ * spread over the iterations of all forks are the overhead's figure.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
@@ -36,6 +48,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 public class CacheableHit {
 
     private static final String KEY = "ACME";
+
+    /** The calls of each side in one invocation of {@code cacheableSyncPaired}: about a millisecond. */
+    static final int BLOCK = 1000;
 
     private static final Callable<String> LOAD = () -> "quote of ACME";
 
@@ -88,6 +103,25 @@ public class CacheableHit {
         return singleFlightQuotes.cachedQuote(KEY);
     }
 
+    /** {@value #BLOCK} hits without the wrapper and {@value #BLOCK} with it, each block timed. */
+    @Benchmark
+    @OperationsPerInvocation(2 * BLOCK)
+    public void cacheableSyncPaired(Pair pair, Blackhole consumer) {
+        boolean plainFirst = (pair.invocations++ & 1) == 0;
+        long started = System.nanoTime();
+        hits(plainFirst ? plainQuotes : singleFlightQuotes, consumer);
+        long between = System.nanoTime();
+        hits(plainFirst ? singleFlightQuotes : plainQuotes, consumer);
+        long ended = System.nanoTime();
+        pair.add(plainFirst ? between - started : ended - between, plainFirst ? ended - between : between - started);
+    }
+
+    private static void hits(SlowQuotes quotes, Blackhole consumer) {
+        for (int i = 0; i < BLOCK; i++) {
+            consumer.consume(quotes.cachedQuote(KEY));
+        }
+    }
+
     @Benchmark
     public String cacheGet() {
         return caffeine.get(KEY, LOAD);
@@ -96,5 +130,54 @@ public class CacheableHit {
     @Benchmark
     public String cacheGetSingleFlight() {
         return wrapped.get(KEY, LOAD);
+    }
+
+    /**
+     * What {@code cacheableSyncPaired} measured in an iteration: ns per {@code @Cacheable} hit without the wrapper
+     * and with it, and their ratio.
+     */
+    @State(Scope.Thread)
+    public static class Pair {
+
+        int invocations;
+
+        private long withoutNanos;
+
+        private long withNanos;
+
+        private long calls;
+
+        @Setup(Level.Iteration)
+        public void reset() {
+            withoutNanos = 0;
+            withNanos = 0;
+            calls = 0;
+        }
+
+        void add(long without, long with) {
+            withoutNanos += without;
+            withNanos += with;
+            calls += BLOCK;
+        }
+
+        double withoutNsPerHit() {
+            return calls == 0 ? 0 : (double) withoutNanos / calls;
+        }
+
+        double withNsPerHit() {
+            return calls == 0 ? 0 : (double) withNanos / calls;
+        }
+
+        double withToWithout() {
+            return withoutNanos == 0 ? 0 : (double) withNanos / withoutNanos;
+        }
+
+        @TearDown(Level.Iteration)
+        public void print(IterationParams iteration) {
+            if (iteration.getType() == IterationType.MEASUREMENT) {
+                System.out.printf(java.util.Locale.ROOT, "paired hits: without %.1f ns, with %.1f ns, ratio %.4f%n",
+                        withoutNsPerHit(), withNsPerHit(), withToWithout());
+            }
+        }
     }
 }

@@ -1,103 +1,155 @@
 package dev.locks.benchmarks.cacheable;
 
 import dev.locks.benchmarks.redis.RedisServerProcess;
-import dev.locks.benchmarks.report.ResultLine;
-import dev.locks.benchmarks.report.Stats;
 import dev.locks.benchmarks.spring.BenchmarkContext;
 import dev.locks.redis.RedisComputeCache;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.openjdk.jmh.annotations.AuxCounters;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+import org.redisson.spring.cache.RedissonSpringCacheManager;
 import org.springframework.cache.Cache;
 import org.springframework.cache.caffeine.CaffeineCacheManager;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
- * A stampede of {@code @Cacheable(sync = true)} over two nodes: a thousand threads, half on each node, miss one key
- * at once; each node has a Caffeine cache of its own, and loading takes {@value BenchmarkContext#COMPUTE_MILLIS}
- * ms. Per trial: how many times the loader ran, and how long until every thread had the value, from the moment the
- * start gate opened. Spring's {@code CaffeineCache.get(key, loader)} as it is (one load per node), against the same
- * caches wrapped for single flight across nodes on one redis-server that this class starts (each node with its own
- * connection factory and {@code RedisComputeCache}).
+ * A stampede of {@code @Cacheable(sync = true)} over two nodes: {@value #THREADS} threads, half on each node, call
+ * {@code Cache.get(key, loader)} of a missing key at once (what the cache interceptor calls); loading takes
+ * {@value BenchmarkContext#COMPUTE_MILLIS} ms. One invocation is one stampede on a new key, timed from the moment
+ * the start gate opens until every thread has the value (the threads are started and parked on the gate before);
+ * the {@code loads} and {@code stampedes} counters give the loader calls per stampede.
  *
- * <p>Arguments: {@code [trials] [threads]}, default 10, 1000.
+ * <p>The caches ({@link #cache}), all in one run, on one redis-server that each fork starts:
+ * <ul>
+ *   <li>{@code caffeinePerNode}: Spring's {@code CaffeineCache} on each node, as it is (one load per node);</li>
+ *   <li>{@code singleFlightCaffeinePerNode}: the same caches wrapped as {@code locks.cache.single-flight} wraps
+ *       them, each node with its own connection factory and {@code RedisComputeCache};</li>
+ *   <li>{@code redisson}: Redisson's {@code RedissonSpringCacheManager}, one Redisson client per node, both on one
+ *       Redis map, whose {@code get(key, loader)} takes an {@code RLock} per key on a miss and loads under it.</li>
+ * </ul>
  */
-public final class CacheableStampede {
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 2, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@State(Scope.Benchmark)
+public class CacheableStampede {
 
-    private CacheableStampede() {
+    /** The callers of each stampede, half on each node. */
+    static final int THREADS = 1000;
+
+    @Param({"caffeinePerNode", "singleFlightCaffeinePerNode", "redisson"})
+    public String cache;
+
+    private RedisServerProcess server;
+
+    private final List<AutoCloseable> closing = new ArrayList<>();
+
+    private Cache[] nodes;
+
+    private int stampedes;
+
+    private String key;
+
+    private final AtomicInteger loads = new AtomicInteger();
+
+    private final AtomicInteger failures = new AtomicInteger();
+
+    private CountDownLatch gate;
+
+    private CountDownLatch served;
+
+    private List<Thread> callers;
+
+    private final List<Integer> loadsPerStampede = new ArrayList<>();
+
+    @Setup(Level.Trial)
+    public void start() {
+        server = RedisServerProcess.start();
+        nodes = new Cache[] {node(), node()};
     }
 
-    public static void main(String[] args) throws Exception {
-        int trials = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-        int threads = args.length > 1 ? Integer.parseInt(args[1]) : 1000;
-        try (RedisServerProcess server = RedisServerProcess.start()) {
-            measure("caffeinePerNode", new Cache[] {caffeine(), caffeine()}, trials, threads);
-            List<Node> nodes = List.of(new Node(server), new Node(server));
-            try {
-                measure("singleFlightCaffeinePerNode", new Cache[] {nodes.get(0).cache, nodes.get(1).cache}, trials,
-                        threads);
+    private Cache node() {
+        switch (cache) {
+            case "caffeinePerNode":
+                return new CaffeineCacheManager("quotes").getCache("quotes");
+            case "singleFlightCaffeinePerNode":
+                LettuceConnectionFactory factory = new LettuceConnectionFactory(
+                        new RedisStandaloneConfiguration("127.0.0.1", server.port()));
+                factory.afterPropertiesSet();
+                factory.start();
+                RedisComputeCache computeCache = RedisComputeCache.builder(factory).build();
+                SingleFlightCaches singleFlight = new SingleFlightCaches(computeCache);
+                closing.add(singleFlight);
+                closing.add(computeCache);
+                closing.add(factory::destroy);
+                return singleFlight.wrap(new CaffeineCacheManager("quotes")).getCache("quotes");
+            case "redisson":
+                Config config = new Config();
+                config.useSingleServer().setAddress(server.uri());
+                RedissonClient client = Redisson.create(config);
+                closing.add(client::shutdown);
+                return new RedissonSpringCacheManager(client).getCache("quotes");
+            default:
+                throw new IllegalArgumentException(cache);
+        }
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() throws Exception {
+        try {
+            for (AutoCloseable resource : closing) {
+                resource.close();
             }
-            finally {
-                nodes.forEach(Node::close);
-            }
+        }
+        finally {
+            server.close();
         }
     }
 
-    private static Cache caffeine() {
-        return new CaffeineCacheManager("quotes").getCache("quotes");
-    }
-
-    private static void measure(String name, Cache[] nodes, int trials, int threads) throws InterruptedException {
-        for (int warmup = 0; warmup < 3; warmup++) {
-            trial("warmup-" + name + "-" + warmup, nodes, threads);
-        }
-        double[] allServedMillis = new double[trials];
-        int minLoads = Integer.MAX_VALUE;
-        int maxLoads = 0;
-        for (int i = 0; i < trials; i++) {
-            Trial trial = trial(name + "-" + i, nodes, threads);
-            allServedMillis[i] = trial.allServedNanos / 1e6;
-            minLoads = Math.min(minLoads, trial.loads);
-            maxLoads = Math.max(maxLoads, trial.loads);
-        }
-        Stats stats = Stats.of(allServedMillis);
-        Map<String, String> extra = new LinkedHashMap<>();
-        extra.put("loadsPerTrialMin", Integer.toString(minLoads));
-        extra.put("loadsPerTrialMax", Integer.toString(maxLoads));
-        extra.put("loadMillis", Long.toString(BenchmarkContext.COMPUTE_MILLIS));
-        extra.put("nodes", Integer.toString(nodes.length));
-        extra.put("threads", Integer.toString(threads));
-        extra.put("trials", Integer.toString(trials));
-        extra.put("p90", String.format(Locale.ROOT, "%.1f", stats.percentile(90)));
-        ResultLine.of("cacheableStampede", name, "ms", stats, extra).print();
-    }
-
-    /** One stampede on a new key: thread {@code i} calls the cache of node {@code i % nodes}. */
-    private static Trial trial(String key, Cache[] nodes, int threads) throws InterruptedException {
-        AtomicInteger loads = new AtomicInteger();
+    /** The stampede's callers, started and parked on the gate: thread {@code i} calls node {@code i % 2}. */
+    @Setup(Level.Invocation)
+    public void callers() throws InterruptedException {
+        key = cache + "-" + stampedes++;
+        loads.set(0);
         Callable<String> loader = () -> {
             loads.incrementAndGet();
             Thread.sleep(BenchmarkContext.COMPUTE_MILLIS);
             return "quote of " + key;
         };
-        CountDownLatch ready = new CountDownLatch(threads);
-        CountDownLatch gate = new CountDownLatch(1);
-        CountDownLatch served = new CountDownLatch(threads);
-        AtomicInteger failures = new AtomicInteger();
-        List<Thread> callers = new ArrayList<>(threads);
-        for (int i = 0; i < threads; i++) {
-            Cache cache = nodes[i % nodes.length];
+        String stampedeKey = key;
+        CountDownLatch ready = new CountDownLatch(THREADS);
+        gate = new CountDownLatch(1);
+        served = new CountDownLatch(THREADS);
+        callers = new ArrayList<>(THREADS);
+        for (int i = 0; i < THREADS; i++) {
+            Cache node = nodes[i % nodes.length];
             Thread caller = new Thread(() -> {
                 ready.countDown();
                 try {
                     gate.await();
-                    cache.get(key, loader);
+                    node.get(stampedeKey, loader);
                 }
                 catch (Exception ex) {
                     failures.incrementAndGet();
@@ -109,46 +161,47 @@ public final class CacheableStampede {
             caller.start();
         }
         ready.await();
-        long started = System.nanoTime();
+    }
+
+    @Benchmark
+    public void stampede(Loads counted) throws InterruptedException {
         gate.countDown();
         served.await();
-        long allServed = System.nanoTime() - started;
+        counted.loads += loads.get();
+        counted.stampedes++;
+    }
+
+    /** Prints each stampede's loads of the iteration, as the counters give only their sum. */
+    @TearDown(Level.Iteration)
+    public void printLoads() {
+        System.out.println("loads per stampede of " + cache + ": " + loadsPerStampede);
+        loadsPerStampede.clear();
+    }
+
+    @TearDown(Level.Invocation)
+    public void joinCallers() throws InterruptedException {
         for (Thread caller : callers) {
             caller.join();
         }
+        loadsPerStampede.add(loads.get());
         if (failures.get() > 0) {
             throw new IllegalStateException(failures.get() + " callers of " + key + " failed");
         }
-        return new Trial(loads.get(), allServed);
     }
 
-    private record Trial(int loads, long allServedNanos) {
-    }
+    /** The loader calls and the stampedes of an iteration: their quotient is the loads per stampede. */
+    @AuxCounters(AuxCounters.Type.EVENTS)
+    @State(Scope.Thread)
+    public static class Loads {
 
-    /** One node: its own connection factory, compute cache on Redis, and wrapped Caffeine cache manager. */
-    private static final class Node {
+        public long loads;
 
-        final LettuceConnectionFactory factory;
+        public long stampedes;
 
-        final RedisComputeCache computeCache;
-
-        final SingleFlightCaches singleFlight;
-
-        final Cache cache;
-
-        Node(RedisServerProcess server) {
-            factory = new LettuceConnectionFactory(new RedisStandaloneConfiguration("127.0.0.1", server.port()));
-            factory.afterPropertiesSet();
-            factory.start();
-            computeCache = RedisComputeCache.builder(factory).build();
-            singleFlight = new SingleFlightCaches(computeCache);
-            cache = singleFlight.wrap(new CaffeineCacheManager("quotes")).getCache("quotes");
-        }
-
-        void close() {
-            singleFlight.close();
-            computeCache.close();
-            factory.destroy();
+        @Setup(Level.Iteration)
+        public void reset() {
+            loads = 0;
+            stampedes = 0;
         }
     }
 }

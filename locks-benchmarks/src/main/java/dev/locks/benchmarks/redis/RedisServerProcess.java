@@ -31,7 +31,7 @@ public final class RedisServerProcess implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(reaper);
     }
 
-    /** Starts a server and returns once it answers {@code PING}. */
+    /** Starts a server and returns once it answers (itself, not another server on the port). */
     public static RedisServerProcess start() {
         IllegalStateException failure = null;
         for (int tries = 0; tries < 5; tries++) { // another process may take the free port first
@@ -89,13 +89,13 @@ public final class RedisServerProcess implements AutoCloseable {
                 server.close();
                 throw new IllegalStateException("redis-server exited at start on port " + port);
             }
-            if (server.answersPing()) {
+            if (server.answers()) {
                 return server;
             }
             sleep(20);
         }
         server.close();
-        throw new IllegalStateException("redis-server did not answer PING on port " + port);
+        throw new IllegalStateException("redis-server did not answer on port " + port);
     }
 
     /** {@code INFO section}'s text, on a connection of its own (one {@code info} call on the server). */
@@ -122,16 +122,14 @@ public final class RedisServerProcess implements AutoCloseable {
         }
     }
 
-    private boolean answersPing() {
-        try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-            OutputStream out = socket.getOutputStream();
-            out.write("PING\r\n".getBytes(StandardCharsets.US_ASCII));
-            out.flush();
-            InputStream in = socket.getInputStream();
-            byte[] reply = new byte[7];
-            int read = in.readNBytes(reply, 0, reply.length);
-            return new String(reply, 0, read, StandardCharsets.US_ASCII).startsWith("+PONG");
-        } catch (IOException notYet) {
+    /**
+     * Whether this server's process answers on its port: its {@code INFO server} names the process's pid, so that
+     * another redis-server holding the port (another session's, which took it first) is not measured instead.
+     */
+    private boolean answers() {
+        try {
+            return info("server").contains("\nprocess_id:" + process.pid() + "\r\n");
+        } catch (RuntimeException notYet) { // not listening yet, or not ready
             return false;
         }
     }

@@ -259,12 +259,8 @@ public final class RedisCluster implements AutoCloseable {
                 processes[i] = null;
                 return false;
             }
-            try {
-                if ("PONG".equals(RespClient.call(ports[i], "PING"))) {
-                    return true;
-                }
-            } catch (RuntimeException notYet) {
-                // not listening yet
+            if (RedisServer.answers(ports[i], processes[i])) {
+                return true;
             }
             RedisServer.sleep(20);
         }

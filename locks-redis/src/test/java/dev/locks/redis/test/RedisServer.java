@@ -36,19 +36,34 @@ public final class RedisServer implements AutoCloseable {
         this.dir = dir;
     }
 
-    /** Starts a server on a free loopback port and returns once it answers {@code PING}. */
+    /** Starts a server on a free loopback port and returns once it answers. */
     public static RedisServer start() {
-        RedisServer server;
-        try {
-            server = new RedisServer(Files.createTempDirectory("redis-test-"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        RedisServer server = new RedisServer(newDir());
         FreePorts.launch(port -> {
             server.port = port;
             server.launch();
         });
         return server;
+    }
+
+    /**
+     * Starts a server on {@code port} and returns once it answers.
+     *
+     * @throws IllegalStateException if it cannot start there (another process holds the port)
+     */
+    static RedisServer startOn(int port) {
+        RedisServer server = new RedisServer(newDir());
+        server.port = port;
+        server.launch();
+        return server;
+    }
+
+    private static Path newDir() {
+        try {
+            return Files.createTempDirectory("redis-test-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public int port() {
@@ -156,18 +171,29 @@ public final class RedisServer implements AutoCloseable {
                 process = null;
                 throw new IllegalStateException("redis-server exited at start on port " + port + "; see " + dir);
             }
-            try {
-                if ("PONG".equals(RespClient.call(port, "PING"))) {
-                    return;
-                }
-            } catch (RuntimeException notYet) {
-                // not listening yet
+            if (answers(port, process)) {
+                return;
             }
             sleep(20);
         }
         kill();
         throw new IllegalStateException(
-                "redis-server did not answer PING on port " + port + " within " + START_TIMEOUT);
+                "redis-server did not answer on port " + port + " within " + START_TIMEOUT);
+    }
+
+    /**
+     * Whether {@code process} is the redis-server that answers on {@code port}: its {@code INFO server} names the
+     * process's pid. Another redis-server that holds the port (another test JVM's, which started on it first) is
+     * not taken for it: this one then exits, unable to bind, and its start fails, instead of running the tests on a
+     * server that the other JVM's tests flush and restart.
+     */
+    static boolean answers(int port, Process process) {
+        try {
+            return RespClient.call(port, "INFO", "server") instanceof String info
+                    && info.contains("\nprocess_id:" + process.pid() + "\r\n");
+        } catch (RuntimeException notYet) {
+            return false; // not listening yet
+        }
     }
 
     private void await(Process exiting) {
