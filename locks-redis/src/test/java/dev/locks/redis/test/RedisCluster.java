@@ -195,7 +195,18 @@ public final class RedisCluster implements AutoCloseable {
 
     /** A started Lettuce cluster factory on this cluster ({@link RedisConnections#clusterConnectionFactory}), destroyed with it. */
     public synchronized LettuceConnectionFactory newConnectionFactory() {
-        LettuceConnectionFactory factory = RedisConnections.clusterConnectionFactory(ports);
+        return owned(RedisConnections.clusterConnectionFactory(ports));
+    }
+
+    /**
+     * As {@link #newConnectionFactory()}, with Lettuce's default topology refresh (none): {@link
+     * RedisConnections#clusterConnectionFactoryWithoutRefresh}.
+     */
+    public synchronized LettuceConnectionFactory newConnectionFactoryWithoutRefresh() {
+        return owned(RedisConnections.clusterConnectionFactoryWithoutRefresh(ports));
+    }
+
+    private LettuceConnectionFactory owned(LettuceConnectionFactory factory) {
         factories.add(factory);
         return factory;
     }
