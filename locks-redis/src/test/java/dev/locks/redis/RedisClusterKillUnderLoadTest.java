@@ -89,7 +89,7 @@ class RedisClusterKillUnderLoadTest {
         });
         int victim = cluster.masterPortOf(keys.stream().mapToInt(RedisClusterKillUnderLoadTest::slot).min()
                 .orElseThrow()); // a multi-slot call meets it first
-        int replica = replicaOf(cluster, victim);
+        int replica = cluster.replicaOf(victim);
         List<RedisLockRegistry> nodes = new ArrayList<>();
         List<Thread> threads = new ArrayList<>();
         try {
@@ -115,7 +115,7 @@ class RedisClusterKillUnderLoadTest {
             long killedAt = System.nanoTime();
             List<String> healthy = keys.stream().filter(key -> !byMaster.get(victim).contains(key)).toList();
             Map<String, CompletableFuture<Long>> others = probes(prober, healthy, killedAt);
-            long promotedAt = awaitMaster(cluster, replica);
+            long promotedAt = cluster.awaitMaster(replica);
             Map<String, CompletableFuture<Long>> failed = probes(prober, byMaster.get(victim), promotedAt);
             CompletableFuture.allOf(others.values().toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
             CompletableFuture.allOf(failed.values().toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -217,27 +217,6 @@ class RedisClusterKillUnderLoadTest {
                 sleepQuietly(20);
             }
         }
-    }
-
-    /** The port of the replica of the master on {@code masterPort}, by the replicas' {@code ROLE}. */
-    private static int replicaOf(RedisCluster cluster, int masterPort) {
-        for (int port : cluster.ports()) {
-            List<?> role = (List<?>) cluster.command(port, "ROLE");
-            if ("slave".equals(role.get(0)) && ((Long) role.get(2)).intValue() == masterPort) {
-                return port;
-            }
-        }
-        throw new IllegalStateException("no replica of " + masterPort);
-    }
-
-    /** When the node on {@code port} first says it is a master (polled every 20 ms, for at most 30 s). */
-    private static long awaitMaster(RedisCluster cluster, int port) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!"master".equals(((List<?>) cluster.command(port, "ROLE")).get(0))) {
-            assertThat(System.nanoTime()).as("the replica was promoted within 30 s").isLessThan(deadline);
-            Thread.sleep(20);
-        }
-        return System.nanoTime();
     }
 
     private static int slot(String key) {
