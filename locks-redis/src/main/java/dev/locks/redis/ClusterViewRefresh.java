@@ -15,10 +15,12 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  * commands to the dead master until its own view changes, which Lettuce does only on its periodic refresh (none
  * unless configured; Spring Boot's {@code spring.data.redis.lettuce.cluster.refresh.period}) or on an adaptive
  * trigger (off unless configured, and then at most once per {@code adaptiveRefreshTriggersTimeout}, 30 s by default,
- * which the failures before the promotion already use up). A dead master answers no {@code MOVED} that could tell
- * it; without either, only the release subscription's once-a-second check of its connections refreshes it. Traced
- * under load (RedisClusterKillUnderLoadTest), the shard's keys came back 0.65-0.91 s after the promotion so;
- * refreshed after each failure, the view followed the promotion within 61-175 ms, and the keys within 0.31 s.
+ * which failures before the promotion may have used up). A dead master answers no {@code MOVED} that could tell
+ * it; without either, only the release subscription's once-a-second check of its connections refreshes it, and
+ * with release notices off nothing does: the shard's keys stayed unavailable (RedisClusterViewRefreshTest). Traced
+ * under load (RedisClusterKillUnderLoadTest), with the subscription's check, the shard's keys came back 0.65-0.91 s
+ * after the promotion; refreshed after each failure, the view followed the promotion within 61-175 ms, and the
+ * keys within 0.32 s.
  *
  * <p>A failure is what triggers it, so a healthy cluster costs nothing; during an outage each node sends Lettuce's
  * refresh (a {@code CLUSTER NODES} per known node) at most {@value #REFRESH_PER_SECOND} times a second.
