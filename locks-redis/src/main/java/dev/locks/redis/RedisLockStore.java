@@ -88,6 +88,8 @@ final class RedisLockStore implements RemoteLockStore {
     private final long infiniteLeaseMillis;
     private final RedisRoundTrip roundTrip;
     private volatile ReleaseSubscription subscription;
+    /** On a Redis Cluster through Lettuce, refreshes the client's view after a failure; else null. */
+    private volatile ClusterViewRefresh view;
     /** On a cluster, the threads that send a multi-slot release, renewal or ticket removal's slots at once. */
     private final ExecutorService slotThreads = Executors.newCachedThreadPool(runnable -> {
         Thread thread = new Thread(runnable, "locks-redis-slots");
@@ -140,6 +142,9 @@ final class RedisLockStore implements RemoteLockStore {
                     if (known) {
                         boolean sharded = call(() -> "connect", () -> ClusterSlots.shardedPubSub(factory));
                         space = space.forCluster(sharded);
+                        if (sharded) { // Lettuce's client
+                            view = ClusterViewRefresh.of(factory);
+                        }
                         LOG.log(Level.INFO, () -> "Redis lock store (key prefix '" + space.prefix() + "') runs on a"
                                 + " Redis Cluster: multi-key acquires take their keys slot by slot, in ascending slot"
                                 + " order, one round trip per slot");
@@ -730,7 +735,12 @@ final class RedisLockStore implements RemoteLockStore {
         }
     }
 
+    /** Every failed command comes here: on a cluster, the master it went to may have failed over. */
     private LockUnavailableException unavailable(String what, DataAccessException e) {
+        ClusterViewRefresh refresh = view;
+        if (refresh != null) {
+            refresh.afterFailure();
+        }
         return RedisFailures.unavailable("Redis lock store (key prefix '" + space.prefix() + "') could not " + what, e);
     }
 

@@ -122,6 +122,45 @@ public final class RedisCluster implements AutoCloseable {
         }
     }
 
+    /** The port of the replica of the master on {@code masterPort}, by the replicas' {@code ROLE}. */
+    public int replicaOf(int masterPort) {
+        for (int port : ports) {
+            if (processes[indexOf(port)] == null) {
+                continue;
+            }
+            List<?> role = (List<?>) RespClient.call(port, "ROLE");
+            if ("slave".equals(role.get(0)) && ((Long) role.get(2)).intValue() == masterPort) {
+                return port;
+            }
+        }
+        throw new IllegalStateException("no replica of " + masterPort);
+    }
+
+    /**
+     * Waits until the node on {@code port} says it is a master ({@code ROLE}, polled every 20 ms), for at most 30 s.
+     *
+     * @return when it first did ({@link System#nanoTime()})
+     */
+    public long awaitMaster(int port) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!"master".equals(((List<?>) RespClient.call(port, "ROLE")).get(0))) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("the node on " + port + " was not promoted within 30 s");
+            }
+            Thread.sleep(20);
+        }
+        return System.nanoTime();
+    }
+
+    private int indexOf(int port) {
+        for (int i = 0; i < ports.length; i++) {
+            if (ports[i] == port) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no node on port " + port);
+    }
+
     /** Kills the node on {@code port} at once (SIGKILL to its pid), as a crash would. */
     public void kill(int port) {
         for (int i = 0; i < ports.length; i++) {
@@ -195,7 +234,18 @@ public final class RedisCluster implements AutoCloseable {
 
     /** A started Lettuce cluster factory on this cluster ({@link RedisConnections#clusterConnectionFactory}), destroyed with it. */
     public synchronized LettuceConnectionFactory newConnectionFactory() {
-        LettuceConnectionFactory factory = RedisConnections.clusterConnectionFactory(ports);
+        return owned(RedisConnections.clusterConnectionFactory(ports));
+    }
+
+    /**
+     * As {@link #newConnectionFactory()}, with Lettuce's default topology refresh (none): {@link
+     * RedisConnections#clusterConnectionFactoryWithoutRefresh}.
+     */
+    public synchronized LettuceConnectionFactory newConnectionFactoryWithoutRefresh() {
+        return owned(RedisConnections.clusterConnectionFactoryWithoutRefresh(ports));
+    }
+
+    private LettuceConnectionFactory owned(LettuceConnectionFactory factory) {
         factories.add(factory);
         return factory;
     }

@@ -56,15 +56,29 @@ public final class RedisConnections {
      * a failover shows within a second or two.
      */
     public static LettuceConnectionFactory clusterConnectionFactory(int... ports) {
+        return clusterConnectionFactory(ClusterTopologyRefreshOptions.builder()
+                .enablePeriodicRefresh(Duration.ofSeconds(1))
+                .enableAllAdaptiveRefreshTriggers()
+                .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
+                .build(), ports);
+    }
+
+    /**
+     * As {@link #clusterConnectionFactory(int...)}, but with Lettuce's default topology refresh, as Spring Boot
+     * builds the client unless {@code spring.data.redis.lettuce.cluster.refresh.*} is set: no periodic refresh, no
+     * adaptive triggers; only what the lock store itself does shows a failover to it.
+     */
+    public static LettuceConnectionFactory clusterConnectionFactoryWithoutRefresh(int... ports) {
+        return clusterConnectionFactory(ClusterTopologyRefreshOptions.builder().build(), ports);
+    }
+
+    private static LettuceConnectionFactory clusterConnectionFactory(ClusterTopologyRefreshOptions refresh,
+            int... ports) {
         ClientResources resources = resources();
         LettuceClientConfiguration client = client(TIMEOUT, resources, ClusterClientOptions.builder()
                 .socketOptions(SocketOptions.builder().connectTimeout(TIMEOUT).build())
                 .disconnectedBehavior(DisconnectedBehavior.REJECT_COMMANDS)
-                .topologyRefreshOptions(ClusterTopologyRefreshOptions.builder()
-                        .enablePeriodicRefresh(Duration.ofSeconds(1))
-                        .enableAllAdaptiveRefreshTriggers()
-                        .adaptiveRefreshTriggersTimeout(Duration.ofMillis(500))
-                        .build())
+                .topologyRefreshOptions(refresh)
                 .build());
         RedisClusterConfiguration configuration = new RedisClusterConfiguration();
         for (int port : ports) {

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * Redis the way a stalled network does: {@link #cut()} stops forwarding in both directions (the connections
  * stay open, bytes wait, so the client's commands time out), {@link #resume()} forwards again what waited,
  * {@link #holdReplies()} stops only the server's replies (the requests go on, and run; their answers wait),
+ * {@link #holdRequests()} only the client's requests (they run when delivered, late),
  * and {@link #reset()} drops every open connection with what waited (as a partition that ends with reset
  * connections does) and forwards new ones. Two threads per connection; {@link #close()} stops everything.
  */
@@ -27,6 +28,7 @@ public final class TcpProxy implements AutoCloseable {
     private final Object gate = new Object();
     private boolean cut;
     private boolean repliesHeld;
+    private boolean requestsHeld;
     private volatile boolean closed;
 
     private TcpProxy(int target) {
@@ -62,11 +64,19 @@ public final class TcpProxy implements AutoCloseable {
         }
     }
 
+    /** Stops forwarding the client's requests only: they wait (delivered late by {@link #resume()}), replies go on. */
+    public void holdRequests() {
+        synchronized (gate) {
+            requestsHeld = true;
+        }
+    }
+
     /** Forwards again, what waited first. */
     public void resume() {
         synchronized (gate) {
             cut = false;
             repliesHeld = false;
+            requestsHeld = false;
             gate.notifyAll();
         }
     }
@@ -136,7 +146,7 @@ public final class TcpProxy implements AutoCloseable {
 
     private void awaitForwarding(boolean replies) throws InterruptedException {
         synchronized (gate) {
-            while ((cut || replies && repliesHeld) && !closed) {
+            while ((cut || replies && repliesHeld || !replies && requestsHeld) && !closed) {
                 gate.wait();
             }
         }
