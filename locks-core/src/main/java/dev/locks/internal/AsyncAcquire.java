@@ -165,7 +165,7 @@ final class AsyncAcquire {
     private void attempts() {
         pausing = false;
         if (waiter == null && engine.queuesFirstAttempt(options)) {
-            waiter = engine.newAsyncWaiter(keys(), requester, this); // its first attempt queues it in the store
+            waiter = engine.newAsyncWaiter(keys(), requester, this, options); // its first attempt queues it in the store
         }
         for (;;) {
             seen = waiter == null ? 0 : waiter.signals();
@@ -185,7 +185,7 @@ final class AsyncAcquire {
             }
             attempt++;
             if (waiter == null) {
-                waiter = engine.newAsyncWaiter(keys(), requester, this);
+                waiter = engine.newAsyncWaiter(keys(), requester, this, options);
             }
             engine.enlist(waiter, blocked);
             if (future.isDone()) {

@@ -210,6 +210,7 @@ public final class LockEngine implements AutoCloseable {
     /** A waiter whose wait ends when {@code options}' wait time from {@code start} does, if it has one. */
     private Waiter newWaiter(String[] keys, AcquireOptions options, long start) {
         Waiter waiter = queues.newWaiter(keys);
+        waiter.exclusive = shapeOf(options) == EXCLUSIVE;
         options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
         return waiter;
     }
@@ -308,7 +309,8 @@ public final class LockEngine implements AutoCloseable {
     void enlist(Waiter waiter, Attempt.Blocked blocked) {
         // a holder in this node's groups is local too: a writer kept out by this node's readers keeps its place in
         // the store meanwhile, so that other nodes' newer readers queue behind it
-        boolean local = blocked.by() instanceof LockEntry || blocked.by() instanceof SharedHolds.Held;
+        boolean local = blocked.by() instanceof LockEntry || blocked.by() instanceof SharedHolds.Held
+                || blocked.by() instanceof WaitQueues.OlderWriter;
         queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
         if (!waiter.isAsync() || queues.leadsAsync(blocked.by().key(), waiter)) {
             backing.enlisted(waiter, blocked.index(), local);
@@ -366,8 +368,10 @@ public final class LockEngine implements AutoCloseable {
                 false, Retries.storeWaitNanos(options, attempt, elapsedNanos));
     }
 
-    Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire) {
-        return queues.newAsyncWaiter(keys, requester, acquire);
+    Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire, AcquireOptions options) {
+        Waiter waiter = queues.newAsyncWaiter(keys, requester, acquire);
+        waiter.exclusive = shapeOf(options) == EXCLUSIVE;
+        return waiter;
     }
 
     boolean queuesFirstAttempt(AcquireOptions options) {
@@ -645,6 +649,9 @@ public final class LockEngine implements AutoCloseable {
         String key = lease.keys[i];
         if (!(reenter && holds.holds(key, caller, false, nowNanos))) {
             Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
+            if (older == null && lease.permits == SharedHolds.SHARED) {
+                older = queues.olderWriter(key, waiter);
+            }
             if (older != null) {
                 return older;
             }
