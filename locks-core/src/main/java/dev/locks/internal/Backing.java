@@ -98,6 +98,34 @@ interface Backing extends AutoCloseable {
     /** Frees {@code key} wherever it is held; {@code removedHere} when this node's table held it. */
     boolean forceRelease(String key, boolean removedHere);
 
+    /**
+     * Whether keys may be held shared or by permits ({@link SharedLease}): always in memory, where {@link SharedHolds}
+     * is the whole truth; in front of a store, when the store holds them ({@link dev.locks.spi.RemoteLockStore#holdsShared()}),
+     * and then it lists them too.
+     */
+    boolean holdsShared();
+
+    /** Whether the holds of {@link SharedHolds} live in the backing too, which then lists and frees them. */
+    boolean sharesHolds();
+
+    /**
+     * Takes in the backing the keys that a shared or counted {@code lease} joined in this node's groups, leaving in
+     * {@code lease.token} the token it issued (0 when it issues none).
+     *
+     * @return {@code null} when taken (or nothing to take), else what blocks (the caller rolls back)
+     * @throws IllegalArgumentException when the backing holds a key with another number of permits
+     */
+    Blocker takeShared(SharedLease lease, long timeoutNanos, Waiter waiter, long waitNanos);
+
+    /** Releases what a shared or counted {@code lease} joined, before it leaves this node's groups. */
+    void releaseShared(SharedLease lease);
+
+    /** Renews the leases of shared or counted holds that are due ({@link SharedLease#renewalDue}). */
+    void renewShared(List<SharedLease> due);
+
+    /** Drops one hold of an exclusive {@code entry} that a shared lease of its thread re-entered. */
+    void release(LockEntry entry);
+
     /** The engine is closing, after its background work stopped. */
     @Override
     void close();

@@ -21,6 +21,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
 
 /**
@@ -96,6 +97,8 @@ public final class LockEngine implements AutoCloseable {
     private final Listing listing;
     private final Backing backing;
     private final Sweeper sweeper;
+    /** Whether the shared leases of infinite lock timeout are kept in the store (once the first asks for it). */
+    private final AtomicBoolean keepingShared = new AtomicBoolean();
     /** The threads of asynchronous acquires, from the first one on; {@code null} before. */
     private AsyncWaits waits;
     private volatile boolean closed;
@@ -127,7 +130,7 @@ public final class LockEngine implements AutoCloseable {
         }
         if (settings.watchdog()) {
             watchdog = new Watchdog(table, clock, maintenance, (batch, selectedNanos) -> backing.renew(batch),
-                    settings.batchSize(), timeoutNanos(settings.defaults()), holds::renew);
+                    settings.batchSize(), timeoutNanos(settings.defaults()), now -> renewShared(now, false));
             watchdog.start();
         } else {
             watchdog = null;
@@ -210,6 +213,7 @@ public final class LockEngine implements AutoCloseable {
     /** A waiter whose wait ends when {@code options}' wait time from {@code start} does, if it has one. */
     private Waiter newWaiter(String[] keys, AcquireOptions options, long start) {
         Waiter waiter = queues.newWaiter(keys);
+        waiter.exclusive = shapeOf(options) == EXCLUSIVE;
         options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
         return waiter;
     }
@@ -220,7 +224,8 @@ public final class LockEngine implements AutoCloseable {
      */
     private long opening(AcquireOptions options, long holdNanos) {
         ensureOpen();
-        if (shapeOf(options) != EXCLUSIVE && !(backing instanceof MemoryBacking)) {
+        int shape = shapeOf(options);
+        if (shape != EXCLUSIVE && !backing.holdsShared()) {
             throw new UnsupportedOperationException((options.isShared() ? "shared locks (AcquireOptions.shared())"
                     : "counted locks (AcquireOptions.withPermits(" + options.permits() + "))")
                     + " are not supported by the " + settings.backend() + " lock registry yet: its lock store holds"
@@ -231,11 +236,39 @@ public final class LockEngine implements AutoCloseable {
             throw new IllegalArgumentException("holdAtLeast is not supported by this " + settings.backend()
                     + " lock registry: its lock store cannot keep a closed lease's keys until then");
         }
+        if (holdNanos != 0 && shape != EXCLUSIVE && backing.sharesHolds()) {
+            throw new IllegalArgumentException("holdAtLeast with shared or counted locks is not supported by the "
+                    + settings.backend() + " lock registry yet: take the key exclusive to hold it at least some time");
+        }
+        if (shape != EXCLUSIVE && timeoutNanos == Nanos.NEVER && backing.sharesHolds()
+                && table.leaseNanos(timeoutNanos) != Nanos.NEVER && keepingShared.compareAndSet(false, true)) {
+            // the store holds them under a lease of its own: renewed every third of it, watchdog or not
+            maintenance.every(Duration.ofNanos(Math.max(1_000_000, table.leaseNanos(timeoutNanos) / 3)),
+                    () -> renewShared(clock.nanoTime(), true));
+        }
         if (watchdog != null) {
             watchdog.cover(timeoutNanos);
         }
         backing.covering(timeoutNanos);
         return timeoutNanos;
+    }
+
+    /**
+     * The watchdog's (or, for infinite lock timeouts in a store, the keeper's: {@code infiniteOnly}) renewal of the
+     * shared and counted leases that are due.
+     */
+    private void renewShared(long nowNanos, boolean infiniteOnly) {
+        if (!holds.inUse()) {
+            return;
+        }
+        if (!backing.sharesHolds()) {
+            holds.renew(nowNanos);
+            return;
+        }
+        List<SharedLease> due = holds.due(nowNanos, infiniteOnly);
+        if (!due.isEmpty()) {
+            backing.renewShared(due);
+        }
     }
 
     /** How an acquire takes its keys: {@link #EXCLUSIVE}, {@link SharedHolds#SHARED}, or a number of permits. */
@@ -277,7 +310,10 @@ public final class LockEngine implements AutoCloseable {
      * thousand tickets to place and refresh.
      */
     void enlist(Waiter waiter, Attempt.Blocked blocked) {
-        boolean local = blocked.by() instanceof LockEntry;
+        // a holder in this node's groups is local too: a writer kept out by this node's readers keeps its place in
+        // the store meanwhile, so that other nodes' newer readers queue behind it
+        boolean local = blocked.by() instanceof LockEntry || blocked.by() instanceof SharedHolds.Held
+                || blocked.by() instanceof WaitQueues.OlderWriter;
         queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
         if (!waiter.isAsync() || queues.leadsAsync(blocked.by().key(), waiter)) {
             backing.enlisted(waiter, blocked.index(), local);
@@ -335,10 +371,14 @@ public final class LockEngine implements AutoCloseable {
                 false, Retries.storeWaitNanos(options, attempt, elapsedNanos));
     }
 
-    /** As {@link #newWaiter}: its calls to a store wait no longer than what is left of {@code options}' wait time. */
+    /**
+     * As {@link #newWaiter}: its calls to a store wait no longer than what is left of {@code options}' wait time, and
+     * it knows whether it wants its keys exclusive.
+     */
     Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire, AcquireOptions options, long start) {
         Waiter waiter = queues.newAsyncWaiter(keys, requester, acquire);
         options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
+        waiter.exclusive = shapeOf(options) == EXCLUSIVE;
         return waiter;
     }
 
@@ -453,7 +493,7 @@ public final class LockEngine implements AutoCloseable {
     private Attempt attempt(String solo, String[] sorted, long nowNanos, long timeoutNanos, long holdNanos,
             int shape, Waiter waiter, Thread caller, boolean reenter, long waitNanos) {
         if (shape != EXCLUSIVE) {
-            return attemptShared(sorted, nowNanos, timeoutNanos, holdNanos, shape, waiter, caller, reenter);
+            return attemptShared(sorted, nowNanos, timeoutNanos, holdNanos, shape, waiter, caller, reenter, waitNanos);
         }
         return solo != null ? attemptSolo(solo, nowNanos, timeoutNanos, waiter, caller, reenter, waitNanos)
                 : attempt(sorted, nowNanos, timeoutNanos, holdNanos, waiter, caller, reenter, waitNanos);
@@ -567,9 +607,9 @@ public final class LockEngine implements AutoCloseable {
      * meanwhile. Whatever stops it, everything it took is rolled back.
      */
     private Attempt attemptShared(String[] keys, long nowNanos, long timeoutNanos, long holdNanos, int shape,
-            Waiter waiter, Thread caller, boolean reenter) {
+            Waiter waiter, Thread caller, boolean reenter, long waitNanos) {
         SharedLease lease = new SharedLease(this, keys, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos),
-                holdNanos, shape, !reenter);
+                holdNanos, shape, !reenter, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker;
             try {
@@ -583,6 +623,18 @@ public final class LockEngine implements AutoCloseable {
                 return new Attempt.Blocked(blocker, i);
             }
         }
+        Blocker elsewhere; // then in the backing: other nodes' holders, their waiters, their numbers of permits
+        try {
+            elsewhere = backing.takeShared(lease, timeoutNanos, waiter, waitNanos);
+        } catch (RuntimeException | Error e) {
+            rollback(lease, keys.length, waiter);
+            throw e;
+        }
+        if (elsewhere != null) {
+            rollback(lease, keys.length, waiter);
+            return new Attempt.Blocked(elsewhere, indexOf(keys, elsewhere.key()));
+        }
+        long issued = lease.token; // by the backing, or 0
         boolean joinedAny = false;
         long highest = 0;
         for (int i = 0; i < keys.length; i++) {
@@ -595,7 +647,7 @@ public final class LockEngine implements AutoCloseable {
                 }
             }
         }
-        lease.token = joinedAny ? tokens.issue(keys) : highest;
+        lease.token = !joinedAny ? highest : issued != 0 ? Math.max(issued, highest) : tokens.issue(keys);
         return lease;
     }
 
@@ -605,6 +657,9 @@ public final class LockEngine implements AutoCloseable {
         String key = lease.keys[i];
         if (!(reenter && holds.holds(key, caller, false, nowNanos))) {
             Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
+            if (older == null && lease.permits == SharedHolds.SHARED) {
+                older = queues.olderWriter(key, waiter);
+            }
             if (older != null) {
                 return older;
             }
@@ -661,8 +716,11 @@ public final class LockEngine implements AutoCloseable {
                 observer.onLeaseLost(lease.keys[i]);
             }
             if (lease.reentered[i] != null) {
-                ((MemoryBacking) backing).release(lease.reentered[i]);
+                backing.release(lease.reentered[i]);
             }
+        }
+        if (!lease.isLost()) {
+            backing.releaseShared(lease); // in the store first: a local waiter woken below finds the place free there
         }
         long now = clock.nanoTime();
         if (lease.holdUntilNanos != 0 && now - lease.holdUntilNanos < 0 && !lease.isLost()) {
@@ -781,7 +839,7 @@ public final class LockEngine implements AutoCloseable {
             throw new IllegalArgumentException("limit must be >= 0, was " + limit);
         }
         List<HeldLock> held = backing.heldLocks(limit);
-        if (!holds.inUse()) {
+        if (!holds.inUse() || backing.sharesHolds()) {
             return held;
         }
         List<HeldLock> all = new ArrayList<>(held);
@@ -792,7 +850,7 @@ public final class LockEngine implements AutoCloseable {
 
     public Optional<HeldLock> heldLock(String key) {
         Optional<HeldLock> held = backing.heldLock(Keys.requireValid(key, 0));
-        if (held.isPresent() || !holds.inUse()) {
+        if (held.isPresent() || !holds.inUse() || backing.sharesHolds()) {
             return held;
         }
         return holds.heldLocks(this, clock.nanoTime(), Integer.MAX_VALUE).stream()
@@ -842,6 +900,16 @@ public final class LockEngine implements AutoCloseable {
             pending.close(); // pending asynchronous acquires fail, and leave their queues, first
         }
         maintenance.close(); // pending release retries end too: the node's remaining locks go below
+        if (holds.inUse() && backing.sharesHolds()) { // this node's shared and counted places, freed in the store
+            for (SharedLease lease : holds.leases()) {
+                lease.markLost();
+                try {
+                    backing.releaseShared(lease);
+                } catch (RuntimeException e) {
+                    // they expire after their lease
+                }
+            }
+        }
         backing.close();
     }
 

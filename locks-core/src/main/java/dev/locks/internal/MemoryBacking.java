@@ -91,7 +91,8 @@ final class MemoryBacking implements Backing {
     }
 
     /** Drops one hold of {@code entry}, as {@link #release(TableLease)} does for each of a lease's keys. */
-    void release(LockEntry entry) {
+    @Override
+    public void release(LockEntry entry) {
         if (entry.isLost()) {
             observer.onLeaseLost(entry.key());
         }
@@ -154,6 +155,33 @@ final class MemoryBacking implements Backing {
     @Override
     public boolean forceRelease(String key, boolean removedHere) {
         return removedHere;
+    }
+
+    @Override
+    public boolean holdsShared() {
+        return true;
+    }
+
+    @Override
+    public boolean sharesHolds() {
+        return false;
+    }
+
+    @Override
+    public Blocker takeShared(SharedLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
+        return null; // joined in the groups is taken
+    }
+
+    @Override
+    public void releaseShared(SharedLease lease) {
+    }
+
+    @Override
+    public void renewShared(List<SharedLease> due) {
+        long now = clock.nanoTime();
+        for (SharedLease lease : due) {
+            lease.renewIfDue(now);
+        }
     }
 
     @Override

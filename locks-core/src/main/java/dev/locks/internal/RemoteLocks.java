@@ -23,6 +23,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongConsumer;
 
 /**
  * The engine's side of a {@link RemoteLockStore}: takes in the store the keys a lease took in the node's
@@ -125,27 +126,69 @@ final class RemoteLocks implements AutoCloseable {
         if (created.isEmpty()) {
             return null;
         }
+        // the thread that asked, which is not the one making the attempt for an asynchronous acquire
+        RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId, acquirer.getName() + " @ " + node);
+        return take(created, owner, timeoutNanos, waiter, waitNanos, 0, token -> lease.token = token);
+    }
+
+    /**
+     * Takes in the store the keys that a shared or counted {@code lease} joined in this node's groups (not those it
+     * re-entered), as {@link #take(TableLease, long, Waiter, long)} does, and leaves the store's token in
+     * {@code lease.token}.
+     *
+     * @throws IllegalArgumentException when the store holds one of them with another number of permits
+     */
+    Blocker takeShared(SharedLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
+        List<String> joined = joined(lease);
+        if (joined.isEmpty()) {
+            return null;
+        }
+        RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId, lease.acquirer.getName() + " @ " + node
+                + (lease.isShared() ? " (shared)" : " (one of " + lease.permits + " permits)"));
+        return take(joined, owner, timeoutNanos, waiter, waitNanos, lease.permits, token -> lease.token = token);
+    }
+
+    /** The keys of {@code lease} that it joined in this node's groups. */
+    private static List<String> joined(SharedLease lease) {
+        List<String> joined = new ArrayList<>(lease.keys.length);
+        for (int i = 0; i < lease.keys.length; i++) {
+            if (lease.groups[i] != null) {
+                joined.add(lease.keys[i]);
+            }
+        }
+        return joined;
+    }
+
+    /**
+     * One attempt in the store for {@code created}: exclusive ({@code permits} 0), else shared or counted.
+     *
+     * @return {@code null} when taken (the token given to {@code taken}), else what blocks
+     */
+    private Blocker take(List<String> created, RemoteLockStore.Owner owner, long timeoutNanos, Waiter waiter,
+            long waitNanos, int permits, LongConsumer taken) {
         long[] epochs = new long[created.size()];
         for (int i = 0; i < epochs.length; i++) {
             epochs[i] = waiters.epoch(created.get(i));
         }
-        // the thread that asked, which is not the one making the attempt for an asynchronous acquire
-        RemoteLockStore.Owner owner = new RemoteLockStore.Owner(lease.ownerId, acquirer.getName() + " @ " + node);
         Attempt attempt;
+        RemoteLockStore.Ticket ticket = waiter == null ? null : ticket(waiter);
         try {
-            attempt = store.tryAcquire(created, owner, leaseMillis(timeoutNanos), waiter == null ? null : ticket(waiter),
-                    waitNanos);
+            attempt = permits == 0 ? store.tryAcquire(created, owner, leaseMillis(timeoutNanos), ticket, waitNanos)
+                    : store.tryAcquireShared(created, owner, leaseMillis(timeoutNanos), permits, ticket, waitNanos);
         } catch (StoreBusyException e) {
             return new Blocker.Busy(created.get(0), e.getMessage());
         } catch (PartlyUnavailableException e) {
-            undoLater(created, e.unreached(), lease.ownerId, timeoutNanos);
+            undoLater(created, e.unreached(), owner.id(), timeoutNanos, permits != 0);
             throw e;
+        }
+        if (attempt.heldPermits() != 0) {
+            throw SharedHolds.mismatch(attempt.heldKey(), permits, attempt.heldPermits());
         }
         if (waiter != null) {
             waiter.remoteKeys.removeAll(created); // placed again below, up to the key in its way
         }
         if (attempt.isTaken()) {
-            lease.token = attempt.token(); // settled, and given to the new entries, by LeaseTokens
+            taken.accept(attempt.token()); // settled, and given to the new entries, by LeaseTokens
             return null;
         }
         String held = attempt.heldKey();
@@ -154,6 +197,71 @@ final class RemoteLocks implements AutoCloseable {
             placed(waiter, attempt.ticketOrder(), created.subList(0, index + 1));
         }
         return notified ? waiters.blocker(held, index < 0 ? -1 : epochs[index]) : polling(held);
+    }
+
+    /**
+     * Releases in the store what shared or counted {@code leases} joined; a store that cannot be reached leaves
+     * those places to expire after their lease (logged).
+     *
+     * @return the keys on which the store says their owner no longer held a place
+     */
+    Set<String> releaseShared(Collection<SharedLease> leases) {
+        List<Ownership> ownerships = new ArrayList<>();
+        for (SharedLease lease : leases) {
+            for (String key : joined(lease)) {
+                ownerships.add(new Ownership(key, lease.ownerId, 0));
+            }
+        }
+        if (ownerships.isEmpty()) {
+            return Set.of();
+        }
+        try {
+            return store.releaseShared(ownerships);
+        } catch (LockUnavailableException e) {
+            LOG.log(Level.WARNING, () -> "could not release the shared or counted holds of "
+                    + Keys.describe(keysOf(ownerships)) + " in the lock store; they expire after their lease", e);
+            return e instanceof PartlyUnavailableException partly ? partly.lost() : Set.of();
+        }
+    }
+
+    /**
+     * Renews shared or counted leases in the store: each moves forward only as far as the store confirmed it
+     * ({@link SharedLease#renewed}); one the store says its owner no longer holds on some key is lost. An
+     * unreachable store confirms nothing: the next watchdog pass tries again while the leases last.
+     */
+    void renewShared(List<SharedLease> leases) {
+        List<Ownership> ownerships = new ArrayList<>();
+        for (SharedLease lease : leases) {
+            long millis = lease.timeoutNanos == Long.MAX_VALUE ? 0 : leaseMillis(lease.timeoutNanos);
+            for (String key : joined(lease)) {
+                ownerships.add(new Ownership(key, lease.ownerId, millis));
+            }
+        }
+        if (ownerships.isEmpty()) {
+            return;
+        }
+        long sent = clock.nanoTime();
+        Set<String> lost;
+        Set<String> unreached = Set.of();
+        try {
+            lost = store.renewShared(ownerships);
+        } catch (PartlyUnavailableException e) {
+            lost = e.lost();
+            unreached = e.unreached();
+        } catch (LockUnavailableException e) {
+            LOG.log(Level.WARNING, () -> "could not renew " + leases.size() + " shared or counted leases in the lock"
+                    + " store; trying again at the next pass while their confirmed leases last", e);
+            return;
+        }
+        long answered = clock.nanoTime();
+        for (SharedLease lease : leases) {
+            List<String> keys = joined(lease);
+            if (keys.stream().anyMatch(lost::contains)) {
+                lease.markLost();
+            } else if (keys.stream().noneMatch(unreached::contains)) {
+                lease.renewed(sent, answered);
+            }
+        }
     }
 
     /**
@@ -339,7 +447,13 @@ final class RemoteLocks implements AutoCloseable {
      * An acquire that failed part-way could not be undone on {@code unreached} of its keys (a shard could not be
      * reached): they are released in the background until it gets through or their lease would have run out.
      */
-    private void undoLater(List<String> keys, Set<String> unreached, String ownerId, long timeoutNanos) {
+    private void undoLater(List<String> keys, Set<String> unreached, String ownerId, long timeoutNanos,
+            boolean shared) {
+        if (shared) { // the release retries are exclusive releases: these places expire after their lease
+            LOG.log(Level.WARNING, () -> "could not undo a shared or counted acquire of " + Keys.describe(keys)
+                    + " in the lock store; its places there expire after their lease");
+            return;
+        }
         List<Ownership> left = new ArrayList<>(unreached.size());
         for (String key : keys) {
             if (unreached.contains(key)) {

@@ -5,7 +5,9 @@ import dev.locks.LocksObserver.Remover;
 import dev.locks.LocksObserver.StaleReason;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BiConsumer;
 
@@ -284,6 +286,40 @@ final class SharedHolds {
                 member.renewIfDue(nowNanos);
             }
         }
+    }
+
+    /**
+     * The leases whose renewal is due ({@link SharedLease#renewalDue}), each once, for a store to renew; with
+     * {@code infiniteOnly}, only those of an infinite lock timeout (which a store holds under a lease of its own).
+     */
+    List<SharedLease> due(long nowNanos, boolean infiniteOnly) {
+        Set<SharedLease> due = new LinkedHashSet<>();
+        if (!used) {
+            return List.of();
+        }
+        for (Group group : groups.values()) {
+            SharedLease[] members;
+            synchronized (group) {
+                members = group.members.toArray(new SharedLease[0]);
+            }
+            for (SharedLease member : members) {
+                if ((!infiniteOnly || member.timeoutNanos == Long.MAX_VALUE) && member.renewalDue(nowNanos)) {
+                    due.add(member);
+                }
+            }
+        }
+        return List.copyOf(due);
+    }
+
+    /** Every lease that holds a place now, each once (a closing engine gives them back to its store). */
+    List<SharedLease> leases() {
+        Set<SharedLease> all = new LinkedHashSet<>();
+        for (Group group : groups.values()) {
+            synchronized (group) {
+                all.addAll(group.members);
+            }
+        }
+        return List.copyOf(all);
     }
 
     /** Removes every holder of {@code key}; their leases are lost. Whether there was any. */

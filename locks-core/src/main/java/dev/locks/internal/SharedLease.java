@@ -32,6 +32,8 @@ final class SharedLease implements Lease, Attempt {
     final long holdUntilNanos;
     /** {@link SharedHolds#SHARED}, or how many permits each key has. */
     final int permits;
+    /** Its owner id in a remote store; {@code null} in memory. */
+    final String ownerId;
     private final AtomicBoolean closed = new AtomicBoolean();
     private volatile boolean detached;
     private volatile boolean lost;
@@ -40,7 +42,7 @@ final class SharedLease implements Lease, Attempt {
     volatile long token;
 
     SharedLease(LockEngine engine, String[] keys, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos,
-            long holdNanos, int permits, boolean detached) {
+            long holdNanos, int permits, boolean detached, String ownerId) {
         this.engine = engine;
         this.keys = keys;
         this.groups = new SharedHolds.Group[keys.length];
@@ -51,6 +53,7 @@ final class SharedLease implements Lease, Attempt {
         this.leaseNanos = leaseNanos;
         this.holdUntilNanos = holdNanos == 0 ? 0 : Nanos.after(nowNanos, holdNanos);
         this.permits = permits;
+        this.ownerId = ownerId;
         this.detached = detached;
         this.expiresNanos = Nanos.after(nowNanos, leaseNanos);
     }
@@ -177,12 +180,32 @@ final class SharedLease implements Lease, Attempt {
      * last renewal; never one that ran out, was closed or lost.
      */
     synchronized void renewIfDue(long nowNanos) {
-        if (timeoutNanos == Long.MAX_VALUE || token == 0 || staleReason(nowNanos) != null || lost || heldOver
-                || closed.get()) {
-            return;
-        }
-        if (expiresNanos - nowNanos < timeoutNanos - timeoutNanos / 3) {
+        if (renewalDue(nowNanos)) {
             expiresNanos = Nanos.after(nowNanos, leaseNanos);
+        }
+    }
+
+    /**
+     * Whether its lease is due for renewal at {@code nowNanos}: a live owner's, a third of it passed since its last
+     * renewal (a lease of infinite lock timeout in a store is the store's, renewed too); never one that ran out,
+     * was closed or lost.
+     */
+    synchronized boolean renewalDue(long nowNanos) {
+        if (leaseNanos == Long.MAX_VALUE || token == 0 || staleReason(nowNanos) != null || lost || heldOver
+                || closed.get()) {
+            return false;
+        }
+        return expiresNanos - nowNanos < leaseNanos - leaseNanos / 3;
+    }
+
+    /**
+     * A store confirmed the renewal sent at {@code sentNanos}, answered at {@code answeredNanos}: the lease moves
+     * forward to the sending time plus its lease, only if the answer came before it ran out (a lease is only as
+     * long as the store confirmed it).
+     */
+    synchronized void renewed(long sentNanos, long answeredNanos) {
+        if (!lost && !heldOver && answeredNanos - expiresNanos < 0) {
+            expiresNanos = Math.max(expiresNanos, Nanos.after(sentNanos, leaseNanos));
         }
     }
 

@@ -31,11 +31,13 @@ final class StoreBacking implements Backing {
     private final AtomicBoolean keeping = new AtomicBoolean();
 
     private final boolean holdsAtLeast;
+    private final boolean holdsShared;
 
     StoreBacking(RemoteLockStore store, WaitQueues queues, LockTable table, LocksClock clock, LocksObserver observer,
             Maintenance maintenance, int batchSize, String application) {
         this.remote = new RemoteLocks(store, clock, maintenance, queues, application);
         this.holdsAtLeast = store.holdsAtLeast();
+        this.holdsShared = store.holdsShared();
         this.table = table;
         this.clock = clock;
         this.observer = observer;
@@ -144,6 +146,50 @@ final class StoreBacking implements Backing {
             }
         }
         last.forEach(table::removeReleased);
+    }
+
+    @Override
+    public boolean holdsShared() {
+        return holdsShared;
+    }
+
+    @Override
+    public boolean sharesHolds() {
+        return true;
+    }
+
+    @Override
+    public Blocker takeShared(SharedLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
+        return remote.takeShared(lease, timeoutNanos, waiter, waitNanos);
+    }
+
+    /** In the store first, so that a local waiter woken by the groups finds the place free there too. */
+    @Override
+    public void releaseShared(SharedLease lease) {
+        for (String key : remote.releaseShared(List.of(lease))) {
+            observer.onLeaseLost(key);
+        }
+    }
+
+    @Override
+    public void renewShared(List<SharedLease> due) {
+        remote.renewShared(due);
+    }
+
+    /** One hold of a re-entered entry: its last one releases it, in the store first, as a lease's release does. */
+    @Override
+    public void release(LockEntry entry) {
+        if (entry.isLost()) {
+            observer.onLeaseLost(entry.key());
+        }
+        if (entry.dropHold() == 0) {
+            if (!entry.isLost()) {
+                for (String key : remote.release(List.of(entry))) {
+                    observer.onLeaseLost(key);
+                }
+            }
+            table.removeReleased(entry);
+        }
     }
 
     /** An acquirer removed a stale entry that was taken in the store: it is freed there. */

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * The waiters of this JVM, per key, oldest first: who to wake when a key is released, and (when fair) who
@@ -76,6 +77,46 @@ final class WaitQueues {
     boolean olderWaits(String key, long order) {
         Queue queue = queues.get(key);
         return queue != null && queue.olderThan(order);
+    }
+
+    /**
+     * When not fair (in front of a store, which orders the waiters of every node), what keeps a shared acquirer
+     * ({@code waiter}, or a newcomer when null) of {@code key} behind an older exclusive waiter of this JVM (SPEC 13:
+     * writers are not starved), or {@code null}. The store orders the nodes' waiters; this keeps the order within
+     * the node, which a store may leave to it (the JDBC store ignores a node's own tickets).
+     */
+    Blocker olderWriter(String key, Waiter waiter) {
+        long order = waiter == null ? Long.MAX_VALUE : waiter.order;
+        if (fair || queues.isEmpty() || !olderWriterWaits(key, order)) {
+            return null;
+        }
+        return new OlderWriter(key, () -> !olderWriterWaits(key, order));
+    }
+
+    private boolean olderWriterWaits(String key, long order) {
+        Queue queue = queues.get(key);
+        if (queue == null) {
+            return false;
+        }
+        synchronized (queue) {
+            for (Waiter waiting : queue.waiters) {
+                if (waiting.order >= order) {
+                    return false;
+                }
+                if (waiting.exclusive) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** An older exclusive waiter of this JVM in the way of a shared acquirer: released once it left the queue. */
+    record OlderWriter(String key, BooleanSupplier gone) implements Blocker {
+        @Override
+        public boolean released() {
+            return gone.getAsBoolean();
+        }
     }
 
     /** What blocks {@code waiter} (or a newcomer, when null) at {@code key}: an older waiter. */

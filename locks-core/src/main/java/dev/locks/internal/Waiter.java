@@ -50,6 +50,11 @@ final class Waiter {
     /** Whether it waits for an entry of this JVM's table (rather than for a key held on another node). */
     volatile boolean local;
     /**
+     * Whether it takes its keys exclusive (a writer): in front of a store, newer shared acquirers of this JVM wait
+     * behind it ({@link WaitQueues#olderWriter}).
+     */
+    volatile boolean exclusive;
+    /**
      * Its ticket in a remote store: id, order there (0 until placed), the keys it may be placed at (to take it
      * out of when it gives up), and when it was last placed.
      */

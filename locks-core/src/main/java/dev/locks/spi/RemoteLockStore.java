@@ -126,6 +126,56 @@ public interface RemoteLockStore extends AutoCloseable {
     }
 
     /**
+     * Whether this store holds keys shared and by permits ({@link #tryAcquireShared}, {@link #releaseShared},
+     * {@link #renewShared}): SPEC section 13. A registry over a store that does not refuses shared and counted
+     * acquires. {@code false} by default.
+     */
+    default boolean holdsShared() {
+        return false;
+    }
+
+    /**
+     * Takes every key for {@code owner} as one of its holders, all or none, atomically as
+     * {@link #tryAcquire(List, Owner, long, Ticket, long)} does (in sorted order, waiting its turn behind older
+     * tickets with the same queues, placing {@code ticket} the same way when blocked, issuing one fencing token
+     * from the same counter). A key is held by any number of shared holders ({@code permits} {@link #SHARED}) or by at
+     * most {@code permits} holders, each with a lease of its own that expires by itself; never by an exclusive
+     * holder at the same time. An exclusive acquire of a key held this way is blocked by it.
+     *
+     * @param permits {@link #SHARED}, or the number of permits (&gt; 1)
+     * @return the token; or the key in the way and the ticket's order; or, when a key is held with another number
+     *         of permits (exclusive: 1), that key and that number ({@link Attempt#heldPermits()}), nothing taken and
+     *         no ticket placed
+     * @throws UnsupportedOperationException when the store does not {@linkplain #holdsShared() hold keys shared}
+     */
+    default Attempt tryAcquireShared(List<String> keys, Owner owner, long leaseMillis, int permits, Ticket ticket,
+            long waitNanos) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot hold a key shared or by permits");
+    }
+
+    /** The {@code permits} of a shared (read) hold in {@link #tryAcquireShared}. */
+    int SHARED = -1;
+
+    /**
+     * Releases each shared or counted hold its given owner still has on its key (the other holders keep theirs),
+     * and tells the waiting nodes of the keys that have waiters, as {@link #release} does. One round trip.
+     *
+     * @return the keys on which their owner no longer held a place (expired, or forced out)
+     */
+    default Set<String> releaseShared(List<Ownership> keys) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot hold a key shared or by permits");
+    }
+
+    /**
+     * Extends the lease of each shared or counted hold its given owner still has, as {@link #renew} does.
+     *
+     * @return the keys on which their owner no longer held a place
+     */
+    default Set<String> renewShared(List<Ownership> keys) {
+        throw new UnsupportedOperationException(getClass().getName() + " cannot hold a key shared or by permits");
+    }
+
+    /**
      * The lease under which the store holds a lock whose lock timeout is infinite, in milliseconds; {@code 0}
      * (the default) when it can hold a lock without expiry. A store that never writes a lock without expiry
      * (SPEC "Infinite lock timeout on a distributed backend") returns its lease: the engine then takes such locks
@@ -290,11 +340,25 @@ public interface RemoteLockStore extends AutoCloseable {
      *        before), else 0
      * @param heldKey when not taken, a key that another owner holds or an older waiter waits for
      * @param ticketOrder when not taken, the order of the caller's ticket if it was placed, else 0
+     * @param heldPermits when a shared or counted acquire was refused because {@code heldKey} is held with another
+     *        number of permits: that number ({@link RemoteLockStore#SHARED} for shared, 1 for exclusive); else 0
      */
-    record Attempt(long token, String heldKey, long ticketOrder) {
+    record Attempt(long token, String heldKey, long ticketOrder, int heldPermits) {
+
+        public Attempt(long token, String heldKey, long ticketOrder) {
+            this(token, heldKey, ticketOrder, 0);
+        }
 
         public Attempt(long token, String heldKey) {
             this(token, heldKey, 0);
+        }
+
+        /**
+         * A shared or counted acquire refused at {@code heldKey}, which is held with {@code heldPermits} permits
+         * ({@link RemoteLockStore#SHARED}: shared; 1: exclusive).
+         */
+        public static Attempt mismatch(String heldKey, int heldPermits) {
+            return new Attempt(0, heldKey, 0, heldPermits);
         }
 
         public static Attempt taken(long token) {

@@ -45,6 +45,9 @@ final class JdbcLockStore implements RemoteLockStore {
     private final InfiniteLeases infinite;
     private final String keyPrefix;
     private final String acquireSql;
+    private final String acquireSharedSql;
+    private final String releaseSharedSql;
+    private final String renewSharedSql;
     private final String releaseSql;
     private final String releaseHeldSql;
     private final String renewSql;
@@ -66,17 +69,27 @@ final class JdbcLockStore implements RemoteLockStore {
         this.infinite = new InfiniteLeases(leaseMillis, this::renew);
         this.acquireSql = "SELECT " + schema.function("acquire") + "(?, ?, ?, ?, ?, ?, ?, ?)";
         this.releaseSql = "SELECT " + schema.function("release") + "(?, ?)";
+        this.acquireSharedSql = "SELECT " + schema.function("acquire_shared") + "(?, ?, ?, ?, ?, ?, ?, ?, ?)";
+        this.releaseSharedSql = "SELECT " + schema.function("release_shared") + "(?, ?)";
+        this.renewSharedSql = "SELECT " + schema.function("renew_shared") + "(?, ?, ?)";
         this.releaseHeldSql = "SELECT " + schema.function("release_held") + "(?, ?, ?)";
         this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
         this.enqueueSql = "SELECT " + schema.function("enqueue") + "(?, ?, ?, ?)";
         this.dequeueSql = "SELECT " + schema.function("dequeue") + "(?, ?)";
         // the key as given (full_key, when lock_key holds its digest), then lock_key: where a scan goes on
-        String columns = "SELECT coalesce(full_key, lock_key), owner_id, owner_desc, token, acquired_at, expires_at,"
-                + " infinite, lock_key FROM " + schema.table();
+        // a key held shared or by permits (its group row's owner id starts with '~') shows each live holder instead
+        String columns = "SELECT coalesce(l.full_key, l.lock_key), coalesce(h.owner_id, l.owner_id),"
+                + " coalesce(h.owner_desc, l.owner_desc), coalesce(h.token, l.token),"
+                + " coalesce(h.acquired_at, l.acquired_at), coalesce(h.expires_at, l.expires_at),"
+                + " coalesce(h.infinite, l.infinite), l.lock_key FROM (SELECT * FROM " + schema.table();
+        String holders = ") l LEFT JOIN " + schema.prefix() + "holder h ON left(l.owner_id, 1) = '~'"
+                + " AND h.lock_key = l.lock_key AND h.token > 0 AND h.expires_at > clock_timestamp()"
+                + " WHERE left(l.owner_id, 1) <> '~' OR h.owner_id IS NOT NULL ORDER BY l.lock_key, h.token";
         String upper = upperBound(StoredText.encode(keyPrefix));
         this.scanSql = columns + " WHERE lock_key > ?" + (upper == null ? "" : " AND lock_key < ?")
-                + " AND expires_at > clock_timestamp() ORDER BY lock_key LIMIT ?";
-        this.getSql = columns + " WHERE lock_key = " + schema.function("key") + "(?) AND expires_at > clock_timestamp()";
+                + " AND expires_at > clock_timestamp() ORDER BY lock_key LIMIT ?" + holders;
+        this.getSql = columns + " WHERE lock_key = " + schema.function("key") + "(?) AND expires_at > clock_timestamp()"
+                + holders;
         connections.prewarm();
     }
 
@@ -135,7 +148,7 @@ final class JdbcLockStore implements RemoteLockStore {
         } catch (OwnConnections.Busy e) {
             throw busy("acquire " + keys, e);
         } catch (SQLException e) {
-            throw undone(keys, owner, unavailable("acquire " + keys, e));
+            throw undone(keys, owner, unavailable("acquire " + keys, e), releaseSql);
         }
         long first = ((Number) result[0]).longValue();
         if (first > 0) {
@@ -145,6 +158,84 @@ final class JdbcLockStore implements RemoteLockStore {
             return Attempt.taken(first);
         }
         return Attempt.heldBy(keys.get((int) -first - 1), ((Number) result[1]).longValue());
+    }
+
+    @Override
+    public boolean holdsShared() {
+        return true;
+    }
+
+    /**
+     * One statement ({@code acquire_shared}): each key's group row in the lock table keeps exclusive acquirers out,
+     * and each holder is a row of the holders' table with its own owner, token and expiry. A lease of infinite lock
+     * timeout is held under the store's lease, which the engine renews ({@link #renewShared}).
+     */
+    @Override
+    public Attempt tryAcquireShared(List<String> keys, Owner owner, long leaseMillis, int permits, Ticket ticket,
+            long waitNanos) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("no keys to acquire");
+        }
+        if (permits != SHARED && permits < 2) {
+            throw new IllegalArgumentException("permits must be SHARED or > 1, was " + permits);
+        }
+        Object[] result;
+        try {
+            result = connections.run(connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(acquireSharedSql)) {
+                    statement.setArray(1, texts(connection, stored(keys)));
+                    statement.setString(2, owner.id());
+                    statement.setString(3, StoredText.encode(owner.description()));
+                    statement.setLong(4, leaseMillis == 0 ? infinite.leaseMillis() : leaseMillis);
+                    statement.setBoolean(5, leaseMillis == 0);
+                    statement.setString(6, ticket == null ? "" : ticket.id());
+                    statement.setLong(7, ticket == null ? 0 : ticket.order());
+                    statement.setLong(8, ticket == null ? 0 : ticket.leaseMillis());
+                    statement.setInt(9, permits);
+                    return (Object[]) single(statement).getArray(1).getArray();
+                }
+            }, waitNanos);
+        } catch (OwnConnections.Busy e) {
+            throw busy("acquire " + keys, e);
+        } catch (SQLException e) {
+            throw undone(keys, owner, unavailable("acquire " + keys, e), releaseSharedSql);
+        }
+        long first = ((Number) result[0]).longValue();
+        if (first > 0) {
+            return Attempt.taken(first);
+        }
+        String heldKey = keys.get((int) -first - 1);
+        return result.length > 2 ? Attempt.mismatch(heldKey, ((Number) result[2]).intValue())
+                : Attempt.heldBy(heldKey, ((Number) result[1]).longValue());
+    }
+
+    @Override
+    public Set<String> releaseShared(List<Ownership> keys) {
+        return keys.isEmpty() ? Set.of() : ownerCall("release", releaseSharedSql, keys, false);
+    }
+
+    @Override
+    public Set<String> renewShared(List<Ownership> keys) {
+        return keys.isEmpty() ? Set.of() : ownerCall("renew", renewSharedSql, keys, true);
+    }
+
+    /**
+     * One call of a function over keys and their owners (and, with {@code leases}, their leases: an infinite lock
+     * timeout's is the store's): the keys at the positions it returns.
+     */
+    private Set<String> ownerCall(String what, String sql, List<Ownership> keys, boolean leases) {
+        return keysAt(keys, call(() -> what + " " + keysOf(keys), connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setArray(1, texts(connection, stored(keysOf(keys))));
+                statement.setArray(2, texts(connection, keys.stream().map(Ownership::ownerId).toList()));
+                if (leases) {
+                    Long[] millis = keys.stream().map(k -> k.leaseMillis() > 0 ? k.leaseMillis()
+                            : infinite.leaseMillis()).toArray(Long[]::new);
+                    statement.setArray(3, connection.createArrayOf("bigint", millis));
+                }
+                return (Object[]) single(statement).getArray(1).getArray();
+            }
+        }));
     }
 
     @Override
@@ -188,7 +279,8 @@ final class JdbcLockStore implements RemoteLockStore {
      * OwnConnections#afterAbandoned}: in the background, until it gets through). Nothing to undo when the database
      * answered (the call rolled back) or never got the call.
      */
-    private LockUnavailableException undone(List<String> keys, Owner owner, LockUnavailableException failure) {
+    private LockUnavailableException undone(List<String> keys, Owner owner, LockUnavailableException failure,
+            String releaseSql) {
         List<String> stored = stored(keys);
         List<String> owners = java.util.Collections.nCopies(keys.size(), owner.id());
         connections.afterAbandoned(failure, "release " + keys, connection -> {
@@ -207,13 +299,7 @@ final class JdbcLockStore implements RemoteLockStore {
             return Set.of();
         }
         infinite.forget(keys);
-        return keysAt(keys, call(() -> "release " + keysOf(keys), connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(releaseSql)) {
-                statement.setArray(1, texts(connection, stored(keysOf(keys))));
-                statement.setArray(2, texts(connection, keys.stream().map(Ownership::ownerId).toList()));
-                return (Object[]) single(statement).getArray(1).getArray();
-            }
-        }));
+        return ownerCall("release", releaseSql, keys, false);
     }
 
     @Override
@@ -288,11 +374,11 @@ final class JdbcLockStore implements RemoteLockStore {
                 }
             });
             locks.addAll(batch);
-            if (batch.size() < size) {
+            if (batch.size() < size) { // a batch reads up to size keys: one row each, or one per holder
                 break;
             }
         }
-        return locks;
+        return locks.size() > limit ? List.copyOf(locks.subList(0, limit)) : locks;
     }
 
     @Override

@@ -1,5 +1,5 @@
 -- The schema of dev.locks:locks-jdbc on PostgreSQL (11 or later: sha256; tested on 15): the lock registry's table,
--- wait queue, two sequences and fifteen functions, and the compute cache's two tables and four functions.
+-- wait queue, shared holders, two sequences and eighteen functions, and the compute cache's two tables and four functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
 -- default prefix; for another one replace every "locks_" in this file by it (the builders' initializeSchema
@@ -317,6 +317,7 @@ DECLARE
     v_found boolean;
 BEGIN
     DELETE FROM locks_lock WHERE lock_key = locks_key(p_key) RETURNING true INTO v_found;
+    DELETE FROM locks_holder WHERE lock_key = locks_key(p_key); -- shared or counted holders, if any
     PERFORM pg_notify('locks_released', locks_notice_key(locks_key(p_key), p_key));
     RETURN coalesce(v_found, false);
 END $$;
@@ -346,6 +347,191 @@ BEGIN
         LIMIT p_limit FOR UPDATE SKIP LOCKED) old
     WHERE w.lock_key = old.lock_key AND w.ticket_id = old.ticket_id AND w.expires_at <= clock_timestamp();
     RETURN v_count;
+END $$;
+
+-- ---- Shared and counted locks (SPEC 13)
+--
+-- A key held shared (a read lock) or by permits (a counted lock) has one row in locks_lock all the same, the
+-- group row: owner_id '~shared' or '~permits:<n>' (never an owner's id, which starts with its node's id), token
+-- 0, expires_at the latest of its holders'. So an exclusive acquire (locks_acquire) meets it as a held key, waits
+-- its turn and marks it waited for, with no change of its own. Each holder is a row of locks_holder, with its
+-- own owner, token and expiry: a crashed holder's place frees itself when its lease runs out. Added to the schema
+-- of an earlier version as it stands (the script runs again in place: nothing of its tables changes).
+CREATE TABLE IF NOT EXISTS locks_holder (
+    lock_key    text COLLATE "C" NOT NULL, -- as stored in locks_lock (locks_key)
+    owner_id    text        NOT NULL,
+    owner_desc  text        NOT NULL,
+    token       bigint      NOT NULL, -- 0 until the acquire that writes it ends
+    acquired_at timestamptz NOT NULL,
+    expires_at  timestamptz NOT NULL,
+    infinite    boolean     NOT NULL DEFAULT false,
+    PRIMARY KEY (lock_key, owner_id)
+);
+
+-- Takes every key for p_owner as one of its shared holders (p_permits -1) or one of its p_permits permits, all
+-- or none, as locks_acquire takes keys exclusive: in key order, behind other nodes' older tickets, with the same
+-- queues and tokens. Returns {token} (> 0); {-i, order} when the i-th key is in the way (held exclusive, every
+-- permit taken, or an older ticket), a held key then marked as waited for; or {-i, 0, held} when the i-th key is
+-- held with another number of permits held (-1 shared, 1 exclusive): nothing taken, no ticket placed.
+-- A blocked call undoes what it wrote (the block's subtransaction), then places its ticket as locks_acquire does.
+CREATE OR REPLACE FUNCTION locks_acquire_shared(p_keys text[], p_owner text, p_desc text, p_lease_ms bigint,
+        p_infinite boolean, p_ticket text, p_order bigint, p_ticket_ms bigint, p_permits int) RETURNS bigint[]
+        LANGUAGE plpgsql AS $$
+DECLARE
+    v_now     timestamptz := clock_timestamp();
+    v_until   timestamptz := clock_timestamp() + p_lease_ms * interval '1 millisecond';
+    v_full    text[] := p_keys;
+    v_group   text := CASE WHEN p_permits < 0 THEN '~shared' ELSE '~permits:' || p_permits END;
+    v_owner   text;
+    v_blocked bigint;
+    v_held    int := 0;
+    v_new     int;
+    v_token   bigint;
+    v_order   bigint;
+    r         record;
+BEGIN
+    p_keys := locks_keys(p_keys);
+    BEGIN
+        FOR r IN SELECT u.k, u.f, u.i FROM unnest(p_keys, v_full) WITH ORDINALITY AS u(k, f, i)
+            ORDER BY u.k COLLATE "C"
+        LOOP
+            INSERT INTO locks_lock AS l (lock_key, full_key, owner_id, owner_desc, token, acquired_at, expires_at,
+                    infinite)
+            VALUES (r.k, CASE WHEN r.k <> r.f THEN r.f END, v_group, v_group, 0, v_now, v_until, false)
+            ON CONFLICT (lock_key) DO UPDATE
+                SET owner_id = excluded.owner_id, owner_desc = excluded.owner_desc, token = 0,
+                    acquired_at = excluded.acquired_at, expires_at = excluded.expires_at, infinite = false,
+                    full_key = excluded.full_key
+                WHERE l.expires_at <= v_now;
+            GET DIAGNOSTICS v_new = ROW_COUNT;
+            IF v_new = 1 THEN -- a new group: the holders of an earlier one (expired, forced out) are gone
+                DELETE FROM locks_holder WHERE lock_key = r.k;
+            END IF;
+            SELECT l.owner_id INTO v_owner FROM locks_lock l WHERE l.lock_key = r.k FOR UPDATE;
+            IF left(v_owner, 1) <> '~' THEN -- held exclusive
+                v_blocked := r.i;
+                v_held := CASE WHEN p_permits > 0 THEN 1 ELSE 0 END;
+                RAISE EXCEPTION USING ERRCODE = 'LKS01';
+            END IF;
+            IF v_owner <> v_group THEN
+                v_blocked := r.i;
+                v_held := CASE WHEN v_owner = '~shared' THEN -1 ELSE substr(v_owner, 10)::int END;
+                RAISE EXCEPTION USING ERRCODE = 'LKS01';
+            END IF;
+            DELETE FROM locks_holder WHERE lock_key = r.k AND expires_at <= v_now;
+            IF p_permits > 0 AND (SELECT count(*) FROM locks_holder h WHERE h.lock_key = r.k
+                    AND h.owner_id <> p_owner) >= p_permits THEN
+                v_blocked := r.i;
+                RAISE EXCEPTION USING ERRCODE = 'LKS01';
+            END IF;
+            INSERT INTO locks_holder AS h (lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite)
+            VALUES (r.k, p_owner, p_desc, 0, v_now, v_until, p_infinite)
+            ON CONFLICT (lock_key, owner_id) DO UPDATE SET expires_at = excluded.expires_at; -- a retried call
+            UPDATE locks_lock SET expires_at = greatest(expires_at, v_until) WHERE lock_key = r.k;
+        END LOOP;
+        v_blocked := locks_queued(p_keys, p_owner, p_order, v_now);
+        IF v_blocked IS NOT NULL THEN
+            RAISE EXCEPTION USING ERRCODE = 'LKS01';
+        END IF;
+        v_token := locks_next_token();
+        UPDATE locks_holder SET token = v_token WHERE lock_key = ANY (p_keys) AND owner_id = p_owner;
+        UPDATE locks_lock l SET waited = l.waited OR EXISTS (SELECT 1 FROM locks_waiter w
+            WHERE w.lock_key = l.lock_key AND w.ticket_id <> p_ticket AND w.expires_at > v_now)
+        WHERE l.lock_key = ANY (p_keys);
+        IF p_ticket <> '' THEN
+            DELETE FROM locks_waiter WHERE lock_key = ANY (p_keys) AND ticket_id = p_ticket;
+        END IF;
+        RETURN ARRAY[v_token];
+    EXCEPTION WHEN SQLSTATE 'LKS01' THEN
+        NULL; -- blocked: everything the block wrote is undone
+    END;
+    IF v_held <> 0 THEN
+        RETURN ARRAY[-v_blocked, 0, v_held];
+    END IF;
+    UPDATE locks_lock SET waited = true WHERE lock_key = p_keys[v_blocked] AND NOT waited;
+    IF p_ticket = '' THEN
+        RETURN ARRAY[-v_blocked, 0];
+    END IF;
+    v_order := CASE WHEN p_order > 0 THEN p_order ELSE nextval('locks_ticket') END;
+    INSERT INTO locks_waiter AS w (lock_key, ticket_id, ticket_order, expires_at)
+    SELECT u.k, p_ticket, v_order, v_now + p_ticket_ms * interval '1 millisecond'
+    FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) WHERE u.i <= v_blocked
+    ON CONFLICT (lock_key, ticket_id) DO UPDATE SET expires_at = excluded.expires_at;
+    IF v_blocked < cardinality(p_keys) THEN
+        PERFORM locks_leave(p_keys[v_blocked + 1:], v_full[v_blocked + 1:], p_ticket, v_now);
+    END IF;
+    RETURN ARRAY[-v_blocked, v_order];
+END $$;
+
+-- Takes each owner's place out of its key (the other holders keep theirs): the group row then expires with its
+-- latest live holder, or goes with the last one; a key marked waited for is notified (a freed permit may be a
+-- waiter's). Returns the 1-based positions of the keys on which their owner no longer held a live place.
+CREATE OR REPLACE FUNCTION locks_release_shared(p_keys text[], p_owners text[]) RETURNS int[]
+        LANGUAGE plpgsql AS $$
+DECLARE
+    v_now    timestamptz := clock_timestamp();
+    v_lost   int[] := '{}';
+    v_alive  boolean;
+    v_latest timestamptz;
+    v_waited boolean;
+    v_full   text;
+    r        record;
+BEGIN
+    p_keys := locks_keys(p_keys);
+    FOR r IN SELECT t.k, t.o, t.i FROM unnest(p_keys, p_owners) WITH ORDINALITY AS t(k, o, i)
+        ORDER BY t.k COLLATE "C"
+    LOOP
+        SELECT l.waited, l.full_key INTO v_waited, v_full FROM locks_lock l
+        WHERE l.lock_key = r.k AND left(l.owner_id, 1) = '~' FOR UPDATE;
+        IF NOT FOUND THEN
+            v_lost := v_lost || r.i::int;
+            CONTINUE;
+        END IF;
+        DELETE FROM locks_holder WHERE lock_key = r.k AND owner_id = r.o RETURNING expires_at > v_now INTO v_alive;
+        IF NOT coalesce(v_alive, false) THEN
+            v_lost := v_lost || r.i::int;
+        END IF;
+        SELECT max(h.expires_at) INTO v_latest FROM locks_holder h WHERE h.lock_key = r.k AND h.expires_at > v_now;
+        IF v_latest IS NULL THEN
+            DELETE FROM locks_lock WHERE lock_key = r.k;
+            DELETE FROM locks_holder WHERE lock_key = r.k;
+        ELSE
+            UPDATE locks_lock SET expires_at = v_latest WHERE lock_key = r.k;
+        END IF;
+        IF v_waited AND v_alive THEN
+            PERFORM pg_notify('locks_released', locks_notice_key(r.k, v_full));
+        END IF;
+    END LOOP;
+    RETURN v_lost;
+END $$;
+
+-- Extends the lease of each owner's live place in its key, and the group row's with it (an expired place is
+-- never revived). Returns the 1-based positions of the keys on which their owner no longer held a live place.
+CREATE OR REPLACE FUNCTION locks_renew_shared(p_keys text[], p_owners text[], p_lease_ms bigint[]) RETURNS int[]
+        LANGUAGE plpgsql AS $$
+DECLARE
+    v_now  timestamptz := clock_timestamp();
+    v_lost int[] := '{}';
+    r      record;
+BEGIN
+    p_keys := locks_keys(p_keys);
+    FOR r IN SELECT t.k, t.o, t.ms, t.i FROM unnest(p_keys, p_owners, p_lease_ms) WITH ORDINALITY AS t(k, o, ms, i)
+        ORDER BY t.k COLLATE "C"
+    LOOP
+        PERFORM 1 FROM locks_lock l WHERE l.lock_key = r.k AND left(l.owner_id, 1) = '~' AND l.expires_at > v_now
+        FOR UPDATE;
+        IF FOUND THEN
+            UPDATE locks_holder SET expires_at = v_now + r.ms * interval '1 millisecond'
+            WHERE lock_key = r.k AND owner_id = r.o AND expires_at > v_now;
+        END IF;
+        IF FOUND THEN
+            UPDATE locks_lock SET expires_at = greatest(expires_at, v_now + r.ms * interval '1 millisecond')
+            WHERE lock_key = r.k;
+        ELSE
+            v_lost := v_lost || r.i::int;
+        END IF;
+    END LOOP;
+    RETURN v_lost;
 END $$;
 
 -- ---- The compute cache (JdbcComputeCache)

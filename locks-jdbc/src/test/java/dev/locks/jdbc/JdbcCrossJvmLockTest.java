@@ -3,6 +3,7 @@ package dev.locks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.io.BufferedReader;
@@ -10,6 +11,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -78,12 +80,37 @@ class JdbcCrossJvmLockTest {
         }
     }
 
+    /**
+     * SPEC 13: every permit is a lease of its own: a killed node's permits free themselves after their lock timeout
+     * (never leaked), by the database's clock, not before.
+     */
+    @Test
+    void aKilledNodesPermitsShouldFreeThemselvesAfterTheirLockTimeout() throws Exception {
+        AcquireOptions three = AcquireOptions.defaults().withPermits(3);
+        long token = hold("tenant:7", "1500", "30000", "3", "2");
+        Lease mine = here.tryAcquire(List.of("tenant:7"), three).orElseThrow();
+        assertThat(here.heldLocks()).filteredOn(lock -> lock.key().equals("tenant:7")).hasSize(3);
+        worker.destroyForcibly().waitFor(BOUND.toSeconds(), TimeUnit.SECONDS);
+
+        assertThat(here.tryAcquire(List.of("tenant:7"), three)).as("nobody released them: still live").isEmpty();
+        List<Lease> freed = new ArrayList<>();
+        await().atMost(BOUND).until(() -> {
+            here.tryAcquire(List.of("tenant:7"), three).ifPresent(freed::add);
+            return freed.size() == 2;
+        });
+        assertThat(freed).allSatisfy(lease -> assertThat(lease.fencingToken()).isGreaterThan(token));
+        assertThat(here.heldLocks()).filteredOn(lock -> lock.key().equals("tenant:7")).hasSize(3);
+        freed.forEach(Lease::close);
+        mine.close();
+    }
+
     /** Starts the worker JVM and waits until it holds {@code key}; its fencing token. */
-    private long hold(String key, String lockTimeout, String lease) throws Exception {
+    private long hold(String key, String lockTimeout, String lease, String... permits) throws Exception {
         String java = Paths.get(System.getProperty("java.home"), "bin", "java").toString();
-        worker = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"), JdbcLockWorker.class.getName(),
-                postgres.server().jdbcUrl(), key, lockTimeout, lease).redirectError(ProcessBuilder.Redirect.DISCARD)
-                .start();
+        List<String> command = new ArrayList<>(List.of(java, "-cp", System.getProperty("java.class.path"),
+                JdbcLockWorker.class.getName(), postgres.server().jdbcUrl(), key, lockTimeout, lease));
+        command.addAll(List.of(permits));
+        worker = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader out = new BufferedReader(new InputStreamReader(worker.getInputStream(), StandardCharsets.UTF_8));
         String line = CompletableFuture.supplyAsync(() -> {
             try {

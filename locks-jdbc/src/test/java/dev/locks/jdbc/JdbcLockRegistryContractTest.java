@@ -8,7 +8,6 @@ import dev.locks.contract.SharedLocksContract;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.time.Duration;
 import org.junit.jupiter.api.Nested;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The JDBC registry on PostgreSQL passes the same contract as the in-memory and Redis ones. */
@@ -39,9 +38,19 @@ class JdbcLockRegistryContractTest extends LockRegistryContract {
         }
     }
 
-    /** Shared and counted locks are in memory only for now: this backend refuses them, naming itself. */
-    @Test
-    void sharedAndCountedLocksShouldBeRefusedNamingTheBackend() throws Exception {
-        SharedLocksContract.assertRefusedBy(registry(AcquireOptions.defaults()));
+    /** Shared and counted locks on the same backend. */
+    @Nested
+    class SharedLocks extends SharedLocksContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return JdbcLockRegistryContractTest.this.newRegistry(defaults);
+        }
+
+        /** 200 instead of 500: each acquisition is two round trips to a real server. */
+        @Override
+        protected int rounds() {
+            return 200;
+        }
     }
 }

@@ -8,9 +8,10 @@ import org.postgresql.ds.PGSimpleDataSource;
 
 /**
  * The other JVM of {@link JdbcCrossJvmLockTest}, started as
- * {@code java -cp <class path> dev.locks.jdbc.JdbcLockWorker <jdbc url> <key> <lock timeout ms, or infinite> <lease ms>}:
- * takes {@code key} and holds it until it is killed (a SIGTERM runs its shutdown hook, which closes the
- * registry and so releases the key). Prints {@code HELD <token>} once it holds it.
+ * {@code java -cp <class path> dev.locks.jdbc.JdbcLockWorker <jdbc url> <key> <lock timeout ms, or infinite> <lease ms>
+ * [<permits> <count>]}: takes {@code key} (or {@code count} of its {@code permits}, each a lease of its own) and holds
+ * it until it is killed (a SIGTERM runs its shutdown hook, which closes the registry and so releases the key).
+ * Prints {@code HELD <token>} once it holds it (the last permit's token).
  */
 public final class JdbcLockWorker {
 
@@ -26,8 +27,15 @@ public final class JdbcLockWorker {
         Runtime.getRuntime().addShutdownHook(new Thread(registry::close));
         AcquireOptions options = args[2].equals("infinite") ? AcquireOptions.defaults().withInfiniteLockTimeout()
                 : AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(Long.parseLong(args[2])));
-        Lease lease = registry.acquire(List.of(args[1]), options);
-        System.out.println("HELD " + lease.fencingToken());
+        int count = args.length > 5 ? Integer.parseInt(args[5]) : 1;
+        if (args.length > 5) {
+            options = options.withPermits(Integer.parseInt(args[4]));
+        }
+        long token = 0;
+        for (int i = 0; i < count; i++) {
+            token = registry.acquire(List.of(args[1]), options).fencingToken();
+        }
+        System.out.println("HELD " + token);
         System.out.flush();
         Thread.sleep(Long.MAX_VALUE);
     }

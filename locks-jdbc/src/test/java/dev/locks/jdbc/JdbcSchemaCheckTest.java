@@ -3,7 +3,10 @@ package dev.locks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.locks.AcquireOptions;
 import dev.locks.ComputeOptions;
+import dev.locks.HeldLock;
+import dev.locks.Lease;
 import dev.locks.LockUnavailableException;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.sql.Connection;
@@ -55,6 +58,45 @@ class JdbcSchemaCheckTest {
                 .isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("older_renew")
                 .hasMessageContaining("locks.jdbc.initialize-schema");
+    }
+
+    /**
+     * A schema of the version before shared and counted locks (without the holders' table and its three functions,
+     * a lock held) is named by what it lacks, and the shipped script upgrades it in place: the held lock stays, and
+     * keys can be held shared and by permits.
+     */
+    @Test
+    void aSchemaFromBeforeSharedLocksShouldBeNamedAndUpgradedInPlace() throws Exception {
+        try (JdbcLockRegistry first = JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("before13_")
+                .initializeSchema(true).cleanupInterval(Duration.ZERO).build()) {
+            try (Connection connection = postgres.server().connect();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("DROP FUNCTION before13_acquire_shared");
+                statement.execute("DROP FUNCTION before13_release_shared");
+                statement.execute("DROP FUNCTION before13_renew_shared");
+                statement.execute("DROP TABLE before13_holder");
+            }
+            Lease held = first.acquire(List.of("job"), AcquireOptions.defaults()
+                    .withLockTimeout(Duration.ofMinutes(5)));
+            assertThatThrownBy(() -> JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("before13_").build())
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("before13_holder")
+                    .hasMessageContaining("before13_acquire_shared")
+                    .hasMessageContaining("locks.jdbc.initialize-schema");
+
+            try (JdbcLockRegistry upgraded = JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("before13_")
+                    .initializeSchema(true).cleanupInterval(Duration.ZERO).build()) {
+                assertThat(upgraded.tryAcquire(List.of("job"))).as("the lock held before the upgrade").isEmpty();
+                try (Lease reader = upgraded.tryAcquire(List.of("config"), AcquireOptions.defaults().shared())
+                        .orElseThrow();
+                        Lease permit = upgraded.tryAcquire(List.of("tenant:1"),
+                                AcquireOptions.defaults().withPermits(2)).orElseThrow()) {
+                    assertThat(upgraded.heldLocks()).extracting(HeldLock::key)
+                            .containsExactly("config", "job", "tenant:1");
+                }
+            }
+            held.close();
+        }
     }
 
     /**
@@ -126,7 +168,7 @@ class JdbcSchemaCheckTest {
     void theFormerSqlHelpersShouldBeReplacedInPlace() throws Exception {
         try (JdbcLockRegistry holder = JdbcLockRegistry.builder(postgres.dataSource()).tablePrefix("sqlhelpers_")
                 .initializeSchema(true).cleanupInterval(Duration.ZERO).build()) {
-            dev.locks.Lease held = holder.acquire(List.of("job"));
+            Lease held = holder.acquire(List.of("job"));
             try (Connection connection = postgres.server().connect();
                     Statement statement = connection.createStatement()) {
                 statement.execute("CREATE OR REPLACE FUNCTION sqlhelpers_keys(p_keys text[]) RETURNS text[]"
@@ -141,7 +183,7 @@ class JdbcSchemaCheckTest {
                     assertThat(languages(statement)).containsOnly("plpgsql");
                     assertThat(upgraded.tryAcquire(List.of("job"))).isEmpty();
                     held.close();
-                    try (dev.locks.Lease taken = upgraded.tryAcquire(List.of("job")).orElseThrow()) {
+                    try (Lease taken = upgraded.tryAcquire(List.of("job")).orElseThrow()) {
                         assertThat(taken.fencingToken()).isPositive();
                     }
                 }

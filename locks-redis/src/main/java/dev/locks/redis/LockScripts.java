@@ -29,6 +29,12 @@ final class LockScripts {
     static final RedisScript<List> READ = withLocks("read.lua", List.class);
     static final RedisScript<Long> FORCE_RELEASE = script("force-release.lua", Long.class);
     static final RedisScript<Long> RAISE = withLocks("raise.lua", Long.class);
+    @SuppressWarnings("rawtypes")
+    static final RedisScript<List> SHARED_ACQUIRE = withQueues("shared-acquire.lua", List.class);
+    @SuppressWarnings("rawtypes")
+    static final RedisScript<List> SHARED_RELEASE = withQueues("shared-release.lua", List.class);
+    @SuppressWarnings("rawtypes")
+    static final RedisScript<List> SHARED_RENEW = withQueues("shared-renew.lua", List.class);
 
     private static final String PUBLISH = "redis.call('PUBLISH',";
     private static final Map<RedisScript<?>, RedisScript<?>> SHARDED = new ConcurrentHashMap<>();

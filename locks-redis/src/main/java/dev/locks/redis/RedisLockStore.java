@@ -227,13 +227,68 @@ final class RedisLockStore implements RemoteLockStore {
         if (leaseMillis < 0) {
             throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
         }
+        return acquire(keys, owner, leaseMillis, ticket, 0);
+    }
+
+    /** An exclusive ({@code permits} 0), shared or counted acquire, slot by slot on a cluster. */
+    private Attempt acquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket, int permits) {
         List<List<String>> groups = groups(keys);
-        Attempt attempt = groups.size() == 1 ? acquireGroup(keys, keys, owner, leaseMillis, ticket, 0, true)
-                : acquireSlots(keys, groups, owner, leaseMillis, ticket);
-        if (!attempt.isTaken() && attempt.heldKey() != null) {
+        Attempt attempt = groups.size() == 1 ? acquireGroup(keys, keys, owner, leaseMillis, ticket, 0, true, permits)
+                : acquireSlots(keys, groups, owner, leaseMillis, ticket, permits);
+        if (!attempt.isTaken() && attempt.heldKey() != null && attempt.heldPermits() == 0) {
             awaitingNotice(attempt.heldKey());
         }
         return attempt;
+    }
+
+    @Override
+    public boolean holdsShared() {
+        return true;
+    }
+
+    /**
+     * {@code shared-acquire.lua}: each key a sorted set of its holders' locks (each with its own owner, token and
+     * expiry), beside the exclusive locks' strings, in the same queues and with the same fencing counter; on a
+     * cluster slot by slot as an exclusive acquire.
+     */
+    @Override
+    public Attempt tryAcquireShared(List<String> keys, Owner owner, long leaseMillis, int permits, Ticket ticket,
+            long waitNanos) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("no keys to acquire");
+        }
+        if (permits != SHARED && permits < 2) {
+            throw new IllegalArgumentException("permits must be SHARED or > 1, was " + permits);
+        }
+        return acquire(keys, owner, leaseMillis, ticket, permits);
+    }
+
+    @Override
+    public Set<String> releaseShared(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        return perSlot(keys, this::releaseSharedGroup);
+    }
+
+    /** One shared release script call for keys of one slot (any keys off a cluster). */
+    private Set<String> releaseSharedGroup(List<Ownership> keys) {
+        Object[] args = new Object[keys.size() + 2];
+        args[0] = space.releaseChannel(keys.get(0).key());
+        args[1] = prefixBytes;
+        for (int i = 0; i < keys.size(); i++) {
+            args[i + 2] = keys.get(i).ownerId();
+        }
+        return keysAt(keys, call(() -> "release " + StoreKeys.describe(keysOf(keys)),
+                () -> cycle.call(script(LockScripts.SHARED_RELEASE), lockAndQueueKeys(keysOf(keys)), args)));
+    }
+
+    @Override
+    public Set<String> renewShared(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        return perSlot(keys, group -> renewGroup(group, LockScripts.SHARED_RENEW));
     }
 
     /**
@@ -268,7 +323,7 @@ final class RedisLockStore implements RemoteLockStore {
      * T by the clock, within the masters' clock skew, as on one slot.
      */
     private Attempt acquireSlots(List<String> keys, List<List<String>> groups, Owner owner, long leaseMillis,
-            Ticket ticket) {
+            Ticket ticket, int permits) {
         long token = 0;
         long order = ticket == null ? 0 : ticket.order();
         List<List<String>> taken = new ArrayList<>(groups.size());
@@ -277,9 +332,9 @@ final class RedisLockStore implements RemoteLockStore {
             for (List<String> group : groups) {
                 Attempt attempt = acquireGroup(keys, group, owner, leaseMillis,
                         ticket == null ? null : new Ticket(ticket.id(), order, ticket.leaseMillis()),
-                        taken.isEmpty() ? 0 : token - 1, taken.isEmpty());
+                        taken.isEmpty() ? 0 : token - 1, taken.isEmpty(), permits);
                 if (!attempt.isTaken()) {
-                    giveBack(taken, owner, ticket == null ? null
+                    giveBack(taken, owner, permits, attempt.heldPermits() != 0 || ticket == null ? null
                             : new Ticket(ticket.id(), attempt.ticketOrder(), ticket.leaseMillis()));
                     return attempt;
                 }
@@ -288,8 +343,8 @@ final class RedisLockStore implements RemoteLockStore {
                 taken.add(group);
             }
             for (int i = 0; i < taken.size(); i++) {
-                if (tokens[i] < token && !raise(taken.get(i), token, owner)) {
-                    giveBack(taken, owner, null); // its lease ran out before the acquire ended
+                if (tokens[i] < token && !raise(taken.get(i), token, owner, permits)) {
+                    giveBack(taken, owner, permits, null); // its lease ran out before the acquire ended
                     return Attempt.heldBy(taken.get(i).get(0), order);
                 }
             }
@@ -300,14 +355,15 @@ final class RedisLockStore implements RemoteLockStore {
     }
 
     /** Raises the counter of {@code group}'s slot to {@code token}, and its locks' tokens: whether all are still held. */
-    private boolean raise(List<String> group, long token, Owner owner) {
+    private boolean raise(List<String> group, long token, Owner owner, int permits) {
         List<String> scriptKeys = new ArrayList<>(group.size() + 1);
         scriptKeys.add(space.fencingCounter(group.get(0)));
         for (String key : group) {
             scriptKeys.add(space.lock(key));
         }
         String value = Long.toString(token);
-        Long held = roundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, value, owner.id()));
+        Long held = roundTrip.repeatable(() -> redis.execute(LockScripts.RAISE, scriptKeys, value, owner.id(),
+                permits == 0 ? "0" : "1"));
         return held != null && held == group.size();
     }
 
@@ -316,13 +372,17 @@ final class RedisLockStore implements RemoteLockStore {
      * engine to release later), and queues its ticket (if any) there again, best effort: a ticket not placed
      * only loses its place.
      */
-    private void giveBack(List<List<String>> taken, Owner owner, Ticket ticket) {
+    private void giveBack(List<List<String>> taken, Owner owner, int permits, Ticket ticket) {
         if (taken.isEmpty()) {
             return;
         }
         List<String> keys = taken.stream().flatMap(List::stream).toList();
         try {
-            release(ownerships(keys, owner));
+            if (permits == 0) {
+                release(ownerships(keys, owner));
+            } else {
+                releaseShared(ownerships(keys, owner));
+            }
         } catch (PartlyUnavailableException e) {
             throw e;
         } catch (LockUnavailableException e) { // one slot, unreached: the engine releases it later
@@ -350,25 +410,33 @@ final class RedisLockStore implements RemoteLockStore {
      *        tokens above them, within the clocks' skew, on one server as on a Cluster
      */
     private Attempt acquireGroup(List<String> keys, List<String> group, Owner owner, long leaseMillis, Ticket ticket,
-            long floor, boolean clock) {
+            long floor, boolean clock, int permits) {
         List<String> scriptKeys = new ArrayList<>(3 * group.size() + 1);
         scriptKeys.addAll(lockAndQueueKeys(group));
         scriptKeys.add(space.fencingCounter(group.get(0)));
+        List<Object> args = new ArrayList<>(List.of(owner.id(), owner.description(),
+                Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis), leaseMillis == 0 ? "1" : "0",
+                ticket == null ? "" : ticket.id(), Long.toString(ticket == null ? 0 : ticket.order()),
+                Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)),
+                prefixBytes, Long.toString(floor), clock ? "1" : "0"));
+        if (permits != 0) {
+            args.add(Integer.toString(permits)); // shared-acquire.lua's ARGV[12]
+        }
         List<?> result;
         try {
-            result = roundTrip.call(() -> cycle.call(script(LockScripts.ACQUIRE), scriptKeys, owner.id(),
-                    owner.description(), Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis),
-                    leaseMillis == 0 ? "1" : "0", ticket == null ? "" : ticket.id(),
-                    Long.toString(ticket == null ? 0 : ticket.order()),
-                    Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)), prefixBytes,
-                    Long.toString(floor), clock ? "1" : "0"),
-                    () -> releaseQuietly(group, owner));
+            result = roundTrip.call(() -> cycle.call(script(permits == 0 ? LockScripts.ACQUIRE
+                    : LockScripts.SHARED_ACQUIRE), scriptKeys, args.toArray()),
+                    () -> releaseQuietly(group, owner, permits));
         } catch (DataAccessException e) {
             throw undone(keys, unavailable("acquire " + StoreKeys.describe(keys), e));
         }
         long code = (Long) result.get(0);
-        return code > 0 ? Attempt.taken(code)
-                : Attempt.heldBy(group.get((int) -code - 1), result.size() > 1 ? (Long) result.get(1) : 0);
+        if (code > 0) {
+            return Attempt.taken(code);
+        }
+        String heldKey = group.get((int) -code - 1);
+        return result.size() > 2 ? Attempt.mismatch(heldKey, ((Long) result.get(2)).intValue())
+                : Attempt.heldBy(heldKey, result.size() > 1 ? (Long) result.get(1) : 0);
     }
 
     @Override
@@ -452,9 +520,13 @@ final class RedisLockStore implements RemoteLockStore {
     }
 
     /** Undoes an acquire an interrupt cut off, before it is sent again; a failure shows in the next send. */
-    private void releaseQuietly(List<String> keys, Owner owner) {
+    private void releaseQuietly(List<String> keys, Owner owner, int permits) {
         try {
-            release(ownerships(keys, owner));
+            if (permits == 0) {
+                release(ownerships(keys, owner));
+            } else {
+                releaseShared(ownerships(keys, owner));
+            }
         } catch (LockUnavailableException ignored) {
             // the acquire sent again fails the same way, and is undone then
         }
@@ -531,11 +603,12 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return Set.of();
         }
-        return perSlot(keys, this::renewGroup);
+        return perSlot(keys, group -> renewGroup(group, LockScripts.RENEW));
     }
 
-    /** One renew script call for keys of one slot (any keys off a cluster). */
-    private Set<String> renewGroup(List<Ownership> keys) {
+    /** One renew script call ({@code script}: exclusive or shared) for keys of one slot (any keys off a cluster). */
+    @SuppressWarnings("rawtypes")
+    private Set<String> renewGroup(List<Ownership> keys, RedisScript<List> script) {
         List<String> scriptKeys = new ArrayList<>(keys.size());
         Object[] args = new Object[keys.size() * 2];
         for (int i = 0; i < keys.size(); i++) {
@@ -545,7 +618,7 @@ final class RedisLockStore implements RemoteLockStore {
             args[2 * i + 1] = Long.toString(ownership.leaseMillis() > 0 ? ownership.leaseMillis() : infiniteLeaseMillis);
         }
         return keysAt(keys, call(() -> "renew " + keys.size() + " locks",
-                () -> redis.execute(LockScripts.RENEW, scriptKeys, args)));
+                () -> redis.execute(script, scriptKeys, args)));
     }
 
     @Override
@@ -633,7 +706,13 @@ final class RedisLockStore implements RemoteLockStore {
         long nowMicros = Long.parseLong((String) result.get(0));
         for (int i = 0; i < lockKeys.size(); i++) {
             if (result.get(i + 1) instanceof List<?> fields) {
-                into.add(lock(space.keyOf(lockKeys.get(i)), fields, nowMicros));
+                if (!fields.isEmpty() && fields.get(0) instanceof List<?>) { // held shared or by permits: each holder
+                    for (Object holder : fields) {
+                        into.add(lock(space.keyOf(lockKeys.get(i)), (List<?>) holder, nowMicros));
+                    }
+                } else {
+                    into.add(lock(space.keyOf(lockKeys.get(i)), fields, nowMicros));
+                }
             }
         }
     }

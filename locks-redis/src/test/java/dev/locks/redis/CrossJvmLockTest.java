@@ -3,6 +3,7 @@ package dev.locks.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.redis.test.ProcessLines;
 import dev.locks.redis.test.RedisServerExtension;
@@ -122,6 +123,34 @@ class CrossJvmLockTest {
                 .isBetween(Duration.ofMillis(1_500), Duration.ofMillis(3_000 + 3_000));
     }
 
+    /**
+     * SPEC 13: every permit is a lease of its own, so a crashed holder's permits free themselves after their lock
+     * timeout (never leaked, as Redisson's RSemaphore leaks them), not before: the worker's watchdog renewed them
+     * while it lived.
+     */
+    @Test
+    void killedHoldersPermitsShouldFreeAfterTheirLockTimeoutNotBefore() throws Exception {
+        RedisLockRegistry here = registry();
+        AcquireOptions three = AcquireOptions.defaults().withPermits(3);
+        Worker worker = start("permits", "tenant:7", "3", "2", "1000", "true");
+        worker.await("HELD");
+        Lease mine = here.tryAcquire(List.of("tenant:7"), three).orElseThrow();
+        assertThat(here.heldLocks()).filteredOn(lock -> lock.key().equals("tenant:7")).hasSize(3);
+
+        Thread.sleep(1_500); // longer than the lock timeout: renewed by the worker's watchdog while it lives
+        assertThat(here.tryAcquire(List.of("tenant:7"), three)).as("all 3 permits held").isEmpty();
+
+        long killed = worker.kill();
+        assertThat(here.tryAcquire(List.of("tenant:7"), three)).as("the permits outlive their JVM").isEmpty();
+
+        assertThat(freedAfter(here, "tenant:7", three, killed)).as("at most the lock timeout after the crash")
+                .isLessThan(Duration.ofMillis(1_000 + 2_000));
+        Lease last = here.tryAcquire(List.of("tenant:7"), three).orElseThrow(); // the second one freed too
+        assertThat(here.heldLocks()).filteredOn(lock -> lock.key().equals("tenant:7")).hasSize(2);
+        last.close();
+        mine.close();
+    }
+
     @Test
     void gracefulShutdownShouldReleaseAtOnce() throws Exception {
         RedisLockRegistry here = registry();
@@ -137,8 +166,14 @@ class CrossJvmLockTest {
 
     /** Polls until {@code key} can be taken, and returns how long that was after {@code sinceNanos}. */
     private static Duration freedAfter(RedisLockRegistry registry, String key, long sinceNanos) {
+        return freedAfter(registry, key, AcquireOptions.defaults(), sinceNanos);
+    }
+
+    /** As {@link #freedAfter(RedisLockRegistry, String, long)}, taking the key under {@code options}. */
+    private static Duration freedAfter(RedisLockRegistry registry, String key, AcquireOptions options,
+            long sinceNanos) {
         Lease lease = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
-                .until(() -> registry.tryAcquire(List.of(key)), Optional::isPresent).get();
+                .until(() -> registry.tryAcquire(List.of(key), options), Optional::isPresent).get();
         Duration after = Duration.ofNanos(System.nanoTime() - sinceNanos);
         lease.close();
         return after;

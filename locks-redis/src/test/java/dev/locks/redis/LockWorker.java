@@ -17,7 +17,10 @@ import org.springframework.data.redis.core.StringRedisTemplate;
  *       lock {@code counter}, appending each lease's fencing token to the list {@code tokens};</li>
  *   <li>{@code hold <key> <lockTimeoutMillis> <watchdog> [<leaseMillis>]}: takes {@code key} and holds it until
  *       killed (a SIGTERM closes the registry, which releases it); a lock timeout of {@code infinite} is held
- *       under the registry's lease ({@code leaseMillis}, else the default).</li>
+ *       under the registry's lease ({@code leaseMillis}, else the default);</li>
+ *   <li>{@code permits <key> <n> <count> <lockTimeoutMillis> <watchdog>}: takes {@code count} of the {@code n}
+ *       permits of {@code key} ({@link AcquireOptions#withPermits}), each a lease of its own, and holds them until
+ *       killed.</li>
  * </ul>
  * It prints {@code READY} once its registry is built, then {@code HELD <token>} or {@code DONE}.
  */
@@ -34,7 +37,8 @@ public final class LockWorker {
         String command = args[1];
         PrintStream out = System.out;
         LettuceConnectionFactory factory = RedisConnections.connectionFactory(port);
-        boolean watchdog = command.equals("hold") && Boolean.parseBoolean(args[4]);
+        boolean watchdog = command.equals("hold") && Boolean.parseBoolean(args[4])
+                || command.equals("permits") && Boolean.parseBoolean(args[6]);
         RedisLockRegistry.Builder builder = RedisLockRegistry.builder(factory).watchdog(watchdog);
         if (command.equals("hold") && args.length > 5) {
             builder.lease(Duration.ofMillis(Long.parseLong(args[5])));
@@ -58,6 +62,17 @@ public final class LockWorker {
                         ? PATIENT.withInfiniteLockTimeout()
                         : PATIENT.withLockTimeout(Duration.ofMillis(Long.parseLong(args[3]))));
                 out.println("HELD " + lease.fencingToken());
+                out.flush();
+                Thread.sleep(Long.MAX_VALUE);
+            }
+            case "permits" -> {
+                AcquireOptions options = PATIENT.withPermits(Integer.parseInt(args[3]))
+                        .withLockTimeout(Duration.ofMillis(Long.parseLong(args[5])));
+                StringBuilder tokens = new StringBuilder();
+                for (int i = 0; i < Integer.parseInt(args[4]); i++) {
+                    tokens.append(' ').append(registry.acquire(List.of(args[2]), options).fencingToken());
+                }
+                out.println("HELD" + tokens);
                 out.flush();
                 Thread.sleep(Long.MAX_VALUE);
             }

@@ -75,9 +75,22 @@ class RedisClusterContractTest extends LockRegistryContract {
         }
     }
 
-    /** Shared and counted locks are in memory only for now: this backend refuses them, naming itself. */
-    @Test
-    void sharedAndCountedLocksShouldBeRefusedNamingTheBackend() throws Exception {
-        SharedLocksContract.assertRefusedBy(registry(AcquireOptions.defaults()));
+    /**
+     * Shared and counted locks on the cluster: the contract's multi-key shared acquire ({@code "a"}, {@code "b"},
+     * {@code "c"}) spans slots, taken slot by slot in ascending order as an exclusive one.
+     */
+    @Nested
+    class SharedLocks extends SharedLocksContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return RedisClusterContractTest.this.newRegistry(defaults);
+        }
+
+        /** As on one server ({@link RedisLockRegistryContractTest.SharedLocks#rounds()}). */
+        @Override
+        protected int rounds() {
+            return 200;
+        }
     }
 }

@@ -2,9 +2,11 @@ package dev.locks.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.locks.redis.test.RedisCluster;
 import dev.locks.redis.test.RedisClusterExtension;
+import dev.locks.spi.RemoteLockStore;
 import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
@@ -140,6 +142,40 @@ class RedisClusterLockStoreTest {
         Attempt firstAlone = store.tryAcquire(List.of(first), BOB, 10_000);
         assertThat(firstAlone.token()).isGreaterThan(both.token());
         store.release(List.of(new Ownership(first, BOB.id(), 0)));
+    }
+
+    /**
+     * SPEC 13 on a cluster: a shared acquire over two slots is all or nothing as an exclusive one (an exclusive
+     * holder of the later slot's key blocks it, and the earlier slot's place is given back), holders of both
+     * slots carry the lease's token after a raise, and every holder is listed.
+     */
+    @Test
+    void multiSlotSharedAcquireShouldBeAllOrNothingAndRaiseTheEarlierSlotsToken() {
+        assertThat(store.tryAcquire(List.of(second), BOB, 10_000).isTaken()).isTrue();
+        Attempt blocked = store.tryAcquireShared(List.of(first, second), ALICE, 10_000, RemoteLockStore.SHARED, null,
+                RemoteLockStore.ONE_ATTEMPT);
+        assertThat(blocked.isTaken()).isFalse();
+        assertThat(blocked.heldKey()).isEqualTo(second);
+        assertThat(store.get(first)).as("the earlier slot's place, given back in the same attempt").isNull();
+        store.release(List.of(new Ownership(second, BOB.id(), 0)));
+
+        String ahead = Long.toString(System.currentTimeMillis() * 1_000L + 3_600_000_000L); // an hour ahead, in µs
+        cluster.command(cluster.masterPortOf(slot(second)), "SET", "locks:fencing:{" + ClusterSlots.tag(slot(second)) + "}",
+                ahead);
+        Attempt both = store.tryAcquireShared(List.of(first, second), ALICE, 10_000, RemoteLockStore.SHARED, null,
+                RemoteLockStore.ONE_ATTEMPT);
+        Attempt more = store.tryAcquireShared(List.of(first), BOB, 10_000, RemoteLockStore.SHARED, null,
+                RemoteLockStore.ONE_ATTEMPT);
+        assertThat(both.token()).as("the later slot's token").isGreaterThan(Long.parseLong(ahead));
+        assertThat(more.token()).as("the first key's next holder").isGreaterThan(both.token());
+        assertThat(store.scan(10)).extracting(RemoteLock::key, RemoteLock::token).containsExactlyInAnyOrder(
+                tuple(first, both.token()), tuple(first, more.token()), tuple(second, both.token()));
+        assertThat(store.tryAcquire(List.of(first), BOB, 10_000).isTaken()).as("an exclusive acquire is kept out")
+                .isFalse();
+
+        assertThat(store.releaseShared(List.of(new Ownership(first, ALICE.id(), 0),
+                new Ownership(second, ALICE.id(), 0), new Ownership(first, BOB.id(), 0)))).isEmpty();
+        assertThat(store.scan(10)).isEmpty();
     }
 
     /**
