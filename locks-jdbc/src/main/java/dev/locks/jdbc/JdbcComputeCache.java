@@ -57,9 +57,9 @@ import javax.sql.DataSource;
  */
 public final class JdbcComputeCache extends RemoteComputeCache {
 
-    private final JdbcComputeStore store;
+    private final SqlComputeStore store;
 
-    private JdbcComputeCache(Builder builder, JdbcComputeStore store) {
+    private JdbcComputeCache(Builder builder, SqlComputeStore store) {
         super(builder, store);
         this.store = store;
     }
@@ -84,7 +84,7 @@ public final class JdbcComputeCache extends RemoteComputeCache {
         return super.joinsComputationOf(key);
     }
 
-    JdbcComputeStore store() {
+    SqlComputeStore store() {
         return store;
     }
 
@@ -99,6 +99,7 @@ public final class JdbcComputeCache extends RemoteComputeCache {
         private final JdbcSettings settings;
         private String keyPrefix = "";
         private ValueSerializer serializer;
+        private Duration noticePoll = Duration.ofMillis(100);
 
         private Builder(DataSource dataSource) {
             super("jdbc");
@@ -166,6 +167,12 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             return this;
         }
 
+        /** How often the node reads other nodes' notices where the database has no notifications. */
+        Builder noticePoll(Duration noticePoll) {
+            this.noticePoll = JdbcSettings.requirePositive("pollInterval", noticePoll);
+            return this;
+        }
+
         /** How often a waiter looks at the database by itself, should a notice be lost; for tests. */
         @Override
         protected Builder pollInterval(Duration pollInterval) {
@@ -187,8 +194,12 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             ValueSerializer values = serializer != null ? serializer
                     : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of(),
                             "locks.jdbc.serialization.allowed-classes");
-            JdbcComputeStore store = new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values,
-                    settings.connections(), settings.timeoutMillis());
+            SqlComputeStore store = StatementComputeStore.nowSql(settings.dataSource()) == null
+                    ? new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values, settings.connections(),
+                            settings.timeoutMillis())
+                    : new StatementComputeStore(settings.dataSource(), schema,
+                            StatementComputeStore.nowSql(settings.dataSource()), keyPrefix, values,
+                            settings.connections(), settings.timeoutMillis(), noticePoll);
             settings.checkUnlessInitialized(schema, store.connections(), store::close);
             return new JdbcComputeCache(this, store);
         }

@@ -1,0 +1,47 @@
+package dev.locks.jdbc.test;
+
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import javax.sql.DataSource;
+
+/**
+ * A database without stored routines (H2, MariaDB) as the compute tests on it need it: the data source of the test
+ * class, another one for a second node, and statements of the test's own.
+ */
+public interface StatementDatabase {
+
+    /** The data source of the first node. */
+    DataSource dataSource();
+
+    /** A data source of its own for another node, on the same database. */
+    DataSource otherNode();
+
+    /** Runs {@code sql}, each on a connection of the test's own. */
+    default void execute(String... sql) {
+        try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement()) {
+            for (String one : sql) {
+                statement.execute(one);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The first column of the first row {@code sql} answers. */
+    default long queryLong(String sql) {
+        try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement();
+                ResultSet row = statement.executeQuery(sql)) {
+            row.next();
+            return row.getLong(1);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Empties the compute cache's tables (before each test). */
+    default void emptyComputeTables() {
+        execute("DELETE FROM locks_value", "DELETE FROM locks_compute", "DELETE FROM locks_compute_notice");
+    }
+}
