@@ -166,6 +166,14 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             return this;
         }
 
+        /**
+         * The database's dialect, as {@link JdbcLockRegistry.Builder#dialect(String)}: detected by default.
+         */
+        public Builder dialect(String dialect) {
+            settings.dialect(dialect);
+            return this;
+        }
+
         /** How often a waiter looks at the database by itself, should a notice be lost; for tests. */
         @Override
         protected Builder pollInterval(Duration pollInterval) {
@@ -183,6 +191,10 @@ public final class JdbcComputeCache extends RemoteComputeCache {
          */
         public JdbcComputeCache build() {
             Schema schema = settings.schema();
+            if (schema.dialect() != Dialect.POSTGRESQL) {
+                throw new IllegalStateException("the JDBC compute cache runs on PostgreSQL only for now, not on "
+                        + schema.dialect().product() + " (" + Dialect.PROPERTY + ")");
+            }
             settings.initializeIfAsked(schema);
             ValueSerializer values = serializer != null ? serializer
                     : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of(),
