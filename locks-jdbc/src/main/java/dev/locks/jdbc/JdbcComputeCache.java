@@ -99,7 +99,6 @@ public final class JdbcComputeCache extends RemoteComputeCache {
         private final JdbcSettings settings;
         private String keyPrefix = "";
         private ValueSerializer serializer;
-        private Duration noticePoll = Duration.ofMillis(100);
 
         private Builder(DataSource dataSource) {
             super("jdbc");
@@ -167,9 +166,22 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             return this;
         }
 
-        /** How often the node reads other nodes' notices where the database has no notifications. */
-        Builder noticePoll(Duration noticePoll) {
-            this.noticePoll = JdbcSettings.requirePositive("pollInterval", noticePoll);
+        /**
+         * The database's dialect, as {@link JdbcLockRegistry.Builder#dialect(String)}: detected by default.
+         */
+        public Builder dialect(String dialect) {
+            settings.dialect(dialect);
+            return this;
+        }
+
+        /**
+         * On a database without notifications (all but PostgreSQL): how often this node reads the ends of misses
+         * and the invalidations of other nodes, one query per node (never one per waiter or key); default 100 ms, at
+         * least 1 ms. Callers on the computer's own node get its value at once. {@code locks.jdbc.poll-interval}
+         * under the starter (the same as {@link JdbcLockRegistry.Builder#pollInterval(Duration)}).
+         */
+        public Builder noticePollInterval(Duration pollInterval) {
+            settings.pollInterval(pollInterval);
             return this;
         }
 
@@ -194,12 +206,12 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             ValueSerializer values = serializer != null ? serializer
                     : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of(),
                             "locks.jdbc.serialization.allowed-classes");
-            SqlComputeStore store = StatementComputeStore.nowSql(settings.dataSource()) == null
+            SqlComputeStore store = schema.dialect().notifies()
                     ? new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values, settings.connections(),
                             settings.timeoutMillis())
-                    : new StatementComputeStore(settings.dataSource(), schema,
-                            StatementComputeStore.nowSql(settings.dataSource()), keyPrefix, values,
-                            settings.connections(), settings.timeoutMillis(), noticePoll);
+                    : new StatementComputeStore(settings.dataSource(), schema, keyPrefix, values,
+                            settings.connections(), settings.timeoutMillis(),
+                            Duration.ofMillis(settings.pollIntervalMillis()));
             settings.checkUnlessInitialized(schema, store.connections(), store::close);
             return new JdbcComputeCache(this, store);
         }

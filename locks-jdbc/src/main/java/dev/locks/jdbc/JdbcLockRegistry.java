@@ -162,6 +162,26 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
         }
 
         /**
+         * The database's dialect: {@code postgresql}, {@code mariadb}, {@code mysql} or {@code h2}; default
+         * {@code null}, detected from the connection's metadata (or, when the database cannot be reached at
+         * startup, from the data source's JDBC URL). {@code locks.jdbc.dialect} under the starter.
+         */
+        public Builder dialect(String dialect) {
+            settings.dialect(dialect);
+            return this;
+        }
+
+        /**
+         * On a database without notifications (all but PostgreSQL): how often this node reads which keys other
+         * nodes released, one query per node (never one per waiter); default 100 ms, at least 1 ms. A release on
+         * this node wakes its waiters at once. {@code locks.jdbc.poll-interval} under the starter.
+         */
+        public Builder pollInterval(Duration pollInterval) {
+            settings.pollInterval(pollInterval);
+            return this;
+        }
+
+        /**
          * Builds the registry (and the schema, when asked) and starts listening; without schema initialisation
          * the database need not be up yet.
          *
@@ -176,6 +196,9 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
             String keyPrefix = keyPrefix();
             validate(); // every shared setting checked before anything opens
             settings.initializeIfAsked(schema);
+            if (schema.dialect() != Dialect.POSTGRESQL) {
+                throw new IllegalStateException("the lock registry on " + schema.dialect().product() + " comes next");
+            }
             JdbcLockStore store = new JdbcLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
                     settings.timeoutMillis(), notifies(), leaseMillis);
             settings.checkUnlessInitialized(schema, store.connections(), store::close);

@@ -112,7 +112,7 @@ abstract class SqlComputeStore implements RemoteComputeStore {
         } catch (java.sql.SQLException e) {
             throw new LockUnavailableException("JDBC compute cache (table " + schema.valueTable() + ") could not "
                     + what.get() + ": " + e.getMessage() + " (is the database reachable, and its schema in place? see "
-                    + Schema.SCRIPT + ")", e);
+                    + schema.scriptPath() + ")", e);
         }
     }
 

@@ -79,32 +79,16 @@ final class StatementComputeStore extends SqlComputeStore {
     private final TreeSet<Long> seen = new TreeSet<>();
     private long lastSweep;
 
-    StatementComputeStore(DataSource dataSource, Schema schema, String now, String keyPrefix,
-            ValueSerializer serializer, int connectionCount, int timeoutMillis, Duration pollInterval) {
-        super(schema, keyPrefix, serializer, new OwnConnections(dataSource, connectionCount, timeoutMillis),
-                timeoutMillis);
-        this.now = Objects.requireNonNull(now, "now");
+    StatementComputeStore(DataSource dataSource, Schema schema, String keyPrefix, ValueSerializer serializer,
+            int connectionCount, int timeoutMillis, Duration pollInterval) {
+        super(schema, keyPrefix, serializer, new OwnConnections(dataSource, schema.dialect(), connectionCount,
+                timeoutMillis), timeoutMillis);
+        this.now = now(schema.dialect());
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
         this.value = schema.valueTable();
         this.compute = schema.computeTable();
         this.notices = schema.computeTable() + "_notice";
         connections.prewarm();
-    }
-
-    /** TEMPORARY until the dialect seam: the database's clock in ms, or null on PostgreSQL. */
-    static String nowSql(DataSource dataSource) {
-        try (Connection connection = dataSource.getConnection()) {
-            String product = connection.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
-            if (product.equals("h2")) {
-                return "DATEDIFF(MILLISECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00', CURRENT_TIMESTAMP(6))";
-            }
-            if (product.contains("maria") || product.contains("mysql")) {
-                return "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)";
-            }
-            return null;
-        } catch (SQLException e) {
-            return null;
-        }
     }
 
     @Override
@@ -590,6 +574,13 @@ final class StatementComputeStore extends SqlComputeStore {
                 return row.next() ? Record.of(storedKey, row) : null;
             }
         }
+    }
+
+    /** The database's clock now in milliseconds since the epoch (UTC), as an SQL expression of the dialect. */
+    static String now(Dialect dialect) {
+        return dialect == Dialect.H2
+                ? "DATEDIFF(MILLISECOND, TIMESTAMP WITH TIME ZONE '1970-01-01 00:00:00+00', CURRENT_TIMESTAMP(6))"
+                : "(TIMESTAMPDIFF(MICROSECOND, '1970-01-01 00:00:00', UTC_TIMESTAMP(6)) DIV 1000)";
     }
 
     /** The database's clock now, in milliseconds since the epoch. */
