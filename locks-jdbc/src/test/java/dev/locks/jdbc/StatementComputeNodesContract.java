@@ -40,6 +40,36 @@ abstract class StatementComputeNodesContract extends ComputeNodesContract {
         return ((JdbcComputeCache) node).joinsComputationOf(key);
     }
 
+    /**
+     * Without notifications, a value computed on node A reaches node B's waiter by the notice A writes and B's one
+     * poll of the notices table: neither B's own look (after a minute) nor the end of A's compute lock (a minute)
+     * comes within the test's patience.
+     */
+    @Test
+    void aValueShouldReachTheWaiterOfAnotherNodeByItsNoticeAlone() throws Exception {
+        ComputeOptions patient = DEFAULTS.withComputeTimeout(Duration.ofMinutes(1));
+        try (JdbcComputeCache one = patientNode(patient, database().dataSource());
+                JdbcComputeCache two = patientNode(patient, database().otherNode())) {
+            ComputeCacheStall<String> stall = ComputeCacheStall.returning("v");
+            Future<String> computer = callers.start("alice", () -> one.fetchOrCompute("n", TTL, stall));
+            stall.awaitEntered();
+            Future<String> waiter = callers.start("bob", () -> two.fetchOrCompute("n", TTL, () -> "bob"));
+            awaitWaiters(two, "n", 1);
+
+            stall.release();
+
+            assertThat(result(computer)).isEqualTo("v");
+            assertThat(result(waiter)).isEqualTo("v");
+        }
+    }
+
+    private static JdbcComputeCache patientNode(ComputeOptions defaults, javax.sql.DataSource dataSource) {
+        JdbcComputeCache node = JdbcComputeCache.builder(dataSource).defaultOptions(defaults)
+                .pollInterval(Duration.ofMinutes(1)).noticePollInterval(Duration.ofMillis(50)).build();
+        await().atMost(Duration.ofSeconds(10)).until(() -> node.store().listenerConfirmations() > 0);
+        return node;
+    }
+
     @Test
     void nullResultShouldReachEveryNodeAndBeStoredNowhere() {
         ComputeCacheStall<String> nothing = ComputeCacheStall.returning(null);

@@ -94,6 +94,7 @@ class JdbcBackendConfiguration {
                 .connections(jdbc.getConnections())
                 .timeout(jdbc.getTimeout())
                 .dialect(jdbc.getDialect())
+                .noticePollInterval(jdbc.getPollInterval())
                 .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource));
         ComputeSettings.apply(builder, properties, observers, clock);
         return BuilderCustomizers.computeCache(customizers, builder).build();

@@ -40,6 +40,21 @@ public interface StatementDatabase {
         }
     }
 
+    /** The database of a {@link MariaDbServerExtension}'s server, through its driver. */
+    static StatementDatabase of(MariaDbServerExtension mariadb) {
+        return new StatementDatabase() {
+            @Override
+            public DataSource dataSource() {
+                return mariadb.dataSource();
+            }
+
+            @Override
+            public DataSource otherNode() {
+                return mariadb.server().dataSource(mariadb.driver());
+            }
+        };
+    }
+
     /** Empties the compute cache's tables (before each test). */
     default void emptyComputeTables() {
         execute("DELETE FROM locks_value", "DELETE FROM locks_compute", "DELETE FROM locks_compute_notice");
