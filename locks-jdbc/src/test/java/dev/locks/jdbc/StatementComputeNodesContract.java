@@ -63,6 +63,38 @@ abstract class StatementComputeNodesContract extends ComputeNodesContract {
         }
     }
 
+    /**
+     * Two nodes that miss a brand-new key at the same moment both insert its record row: one of them meets the
+     * other's row (a duplicate key, or a deadlock or lock wait on MariaDB), which the store runs again inside the
+     * call. Round after round of new keys, four callers per node: each key is computed once, every caller gets that
+     * value, and no database error reaches a caller.
+     */
+    @Test
+    void newKeysMissedOnBothNodesAtOnceShouldBeComputedOnceWithoutAnError() throws Exception {
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(8);
+        try {
+            for (int round = 0; round < 40; round++) {
+                String key = "race-" + round;
+                AtomicInteger computations = new AtomicInteger();
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(8);
+                java.util.List<Future<String>> results = new java.util.ArrayList<>();
+                for (int caller = 0; caller < 8; caller++) {
+                    ComputeCache node = caller % 2 == 0 ? a : b;
+                    results.add(pool.submit(() -> {
+                        start.await();
+                        return node.fetchOrCompute(key, TTL, () -> key + "/" + computations.incrementAndGet());
+                    }));
+                }
+                for (Future<String> one : results) {
+                    assertThat(result(one)).isEqualTo(key + "/1");
+                }
+                assertThat(computations).hasValue(1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     private static JdbcComputeCache patientNode(ComputeOptions defaults, javax.sql.DataSource dataSource) {
         JdbcComputeCache node = JdbcComputeCache.builder(dataSource).defaultOptions(defaults)
                 .pollInterval(Duration.ofMinutes(1)).noticePollInterval(Duration.ofMillis(50)).build();
