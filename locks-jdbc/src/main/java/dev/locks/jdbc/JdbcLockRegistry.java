@@ -39,11 +39,11 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
 
     private static final System.Logger LOG = System.getLogger(JdbcLockRegistry.class.getName());
 
-    private final JdbcLockStore store;
+    private final JdbcStore store;
     private final int batchSize;
     private volatile boolean closed;
 
-    private JdbcLockRegistry(Builder builder, JdbcLockStore store) {
+    private JdbcLockRegistry(Builder builder, JdbcStore store) {
         super(builder, store);
         this.store = store;
         this.batchSize = builder.sweepBatchSize();
@@ -95,7 +95,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
         super.close();
     }
 
-    JdbcLockStore store() {
+    JdbcStore store() {
         return store;
     }
 
@@ -196,11 +196,11 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
             String keyPrefix = keyPrefix();
             validate(); // every shared setting checked before anything opens
             settings.initializeIfAsked(schema);
-            if (schema.dialect() != Dialect.POSTGRESQL) {
-                throw new IllegalStateException("the lock registry on " + schema.dialect().product() + " comes next");
-            }
-            JdbcLockStore store = new JdbcLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
-                    settings.timeoutMillis(), notifies(), leaseMillis);
+            JdbcStore store = schema.dialect() == Dialect.POSTGRESQL
+                    ? new JdbcLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
+                            settings.timeoutMillis(), notifies(), leaseMillis)
+                    : new StatementLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
+                            settings.timeoutMillis(), notifies() ? settings.pollIntervalMillis() : 0, leaseMillis);
             settings.checkUnlessInitialized(schema, store.connections(), store::close);
             return new JdbcLockRegistry(this, store);
         }
