@@ -1,6 +1,6 @@
 package dev.locks.jdbc;
 
-import dev.locks.jdbc.test.H2Extension;
+import dev.locks.jdbc.test.H2DatabaseExtension;
 import dev.locks.jdbc.test.StatementDatabase;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -8,10 +8,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class H2FreshValuesContractTest extends StatementFreshValuesContract {
 
     @RegisterExtension
-    static final H2Extension h2 = new H2Extension();
+    static final H2DatabaseExtension h2 = new H2DatabaseExtension();
 
     @Override
     StatementDatabase database() {
-        return h2;
+        return StatementDatabase.of(h2);
     }
 }

@@ -55,8 +55,21 @@ public interface StatementDatabase {
         };
     }
 
-    /** Empties the compute cache's tables (before each test). */
-    default void emptyComputeTables() {
-        execute("DELETE FROM locks_value", "DELETE FROM locks_compute", "DELETE FROM locks_compute_notice");
+    /**
+     * The database of an {@link H2DatabaseExtension}: the other node's data source is the same non-pooling one (each
+     * connection a new session).
+     */
+    static StatementDatabase of(H2DatabaseExtension h2) {
+        return new StatementDatabase() {
+            @Override
+            public DataSource dataSource() {
+                return h2.dataSource();
+            }
+
+            @Override
+            public DataSource otherNode() {
+                return h2.dataSource();
+            }
+        };
     }
 }
