@@ -4,6 +4,7 @@ import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
 import dev.locks.spi.ValueSerializer;
 import java.lang.System.Logger.Level;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -178,40 +179,23 @@ final class JdbcComputeStore extends SqlComputeStore {
     }
 
     @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-        return complete(node, key, ticket, value, ttl, -1L);
-    }
-
-    @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
-            Duration staleIfError) {
-        return complete(node, key, ticket, value, ttl, millis(staleIfError));
-    }
-
-    private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, long staleMillis) {
-        byte[] serialized = value == null ? null : serializer.serialize(value); // its exception as it is
-        String notice = ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null), stored(key));
-        String unstored = ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), value == null),
-                stored(key));
-        int done = call(() -> "store the value of '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(completeSql)) {
-                statement.setString(1, stored(key));
-                statement.setString(2, ticket.miss());
-                statement.setString(3, value == null ? "null" : "value");
-                if (serialized == null) {
-                    statement.setNull(4, Types.BINARY);
-                } else {
-                    statement.setBytes(4, serialized);
-                }
-                statement.setLong(5, ttl == null ? -1 : millis(ttl));
-                statement.setLong(6, DONE_GRACE.toMillis());
-                statement.setString(7, notice);
-                statement.setString(8, unstored);
-                statement.setLong(9, staleMillis);
-                return single(statement).getInt(1);
+    boolean settle(Connection connection, Completion completion) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(completeSql)) {
+            statement.setString(1, completion.key());
+            statement.setString(2, completion.ticket().miss());
+            statement.setString(3, completion.value() == null ? "null" : "value");
+            if (completion.value() == null) {
+                statement.setNull(4, Types.BINARY);
+            } else {
+                statement.setBytes(4, completion.value());
             }
-        });
-        return done > 0;
+            statement.setLong(5, completion.ttlMillis());
+            statement.setLong(6, DONE_GRACE.toMillis());
+            statement.setString(7, completion.notice());
+            statement.setString(8, completion.unstored());
+            statement.setLong(9, completion.staleMillis());
+            return single(statement).getInt(1) > 0;
+        }
     }
 
     @Override

@@ -49,6 +49,46 @@ abstract class SqlComputeStore implements RemoteComputeStore {
      */
     abstract int listenerConfirmations();
 
+    @Override
+    public final boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
+        return complete(node, key, ticket, value, ttl, -1L);
+    }
+
+    @Override
+    public final boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
+            Duration staleIfError) {
+        return complete(node, key, ticket, value, ttl, millis(staleIfError));
+    }
+
+    private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, long staleMillis) {
+        byte[] serialized = value == null ? null : serializer.serialize(value); // its exception as it is
+        Completion completion = new Completion(stored(key), ticket, serialized, ttl == null ? -1 : millis(ttl),
+                staleMillis, ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null), stored(key)),
+                ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), value == null), stored(key)));
+        return call(() -> "store the value of '" + key + "'", connection -> settle(connection, completion));
+    }
+
+    /**
+     * A completion of a miss, as {@link #settle} writes it.
+     *
+     * @param key the key as stored ({@link #stored})
+     * @param value the serialized value; {@code null} for a {@code null} result
+     * @param ttlMillis the TTL to store it with; -1: the TTL the miss began with
+     * @param staleMillis how long it stays readable as stale after its TTL (0 or -1: not at all)
+     * @param notice what to publish when it settles the miss
+     * @param unstored what to publish when it settles the key's invalidated miss (storing nothing)
+     */
+    record Completion(String key, Ticket ticket, byte[] value, long ttlMillis, long staleMillis, String notice,
+            String unstored) {
+    }
+
+    /**
+     * In one transaction on {@code connection}: {@link #complete(String, String, Ticket, Object, Duration)}'s step.
+     *
+     * @return whether the completion settled the miss
+     */
+    abstract boolean settle(java.sql.Connection connection, Completion completion) throws java.sql.SQLException;
+
     /** Removes the value of {@code key} if it is still {@code stored} (a value that could not be read). */
     abstract void discard(String key, byte[] stored);
 

@@ -150,7 +150,7 @@ final class StatementComputeStore extends SqlComputeStore {
     @Override
     void discard(String key, byte[] stored) {
         call(() -> "remove the unreadable value of '" + key + "'", connection -> transaction(connection, () -> {
-            Record locked = lock(connection, key);
+            Record locked = lock(connection, storedKey(key));
             try (PreparedStatement statement = connection.prepareStatement("SELECT stored_value FROM " + value
                     + " WHERE value_key = ?")) {
                 statement.setBytes(1, locked.key());
@@ -184,7 +184,7 @@ final class StatementComputeStore extends SqlComputeStore {
     public void invalidate(String node, String key) {
         String notice = ComputeNotices.encode(Notice.invalidated(node, key), stored(key));
         call(() -> "invalidate '" + key + "'", connection -> transaction(connection, () -> {
-            Record record = lock(connection, key);
+            Record record = lock(connection, storedKey(key));
             long at = now(connection);
             deleteValue(connection, record.key());
             if (!record.computing(at)) {
@@ -248,7 +248,7 @@ final class StatementComputeStore extends SqlComputeStore {
 
     private Claimed claim(Connection connection, String key, Claimant claimant, Miss awaited, long refreshMillis)
             throws SQLException {
-        Record current = lock(connection, key);
+        Record current = lock(connection, storedKey(key));
         long at = now(connection);
         try (PreparedStatement statement = connection.prepareStatement("SELECT stored_value, stored_at FROM " + value
                 + " WHERE value_key = ? AND (expires_at IS NULL OR expires_at > ?)")) {
@@ -317,27 +317,13 @@ final class StatementComputeStore extends SqlComputeStore {
     }
 
     @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-        return complete(node, key, ticket, value, ttl, -1L);
-    }
-
-    @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
-            Duration staleIfError) {
-        return complete(node, key, ticket, value, ttl, millis(staleIfError));
-    }
-
-    private boolean complete(String node, String key, Ticket ticket, Object result, Duration ttl, long staleMillis) {
-        byte[] serialized = result == null ? null : serializer.serialize(result); // its exception as it is
-        String outcome = result == null ? "null" : "value";
-        String notice = ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), result == null), stored(key));
-        String unstored = ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), result == null),
-                stored(key));
+    boolean settle(Connection connection, Completion completion) throws SQLException {
+        String outcome = completion.value() == null ? "null" : "value";
         long grace = DONE_GRACE.toMillis();
-        return call(() -> "store the value of '" + key + "'", connection -> transaction(connection, () -> {
-            Record record = lock(connection, key);
+        return transaction(connection, () -> {
+            Record record = lock(connection, bytes(completion.key()));
             long at = now(connection);
-            if (record.computing(at) && record.miss().equals(ticket.miss())) {
+            if (record.computing(at) && record.miss().equals(completion.ticket().miss())) {
                 try (PreparedStatement statement = connection.prepareStatement("UPDATE " + compute
                         + " SET state = 'done', outcome = ?, expires_at = ? WHERE compute_key = ?"
                         + " AND invalidated = FALSE")) {
@@ -346,33 +332,33 @@ final class StatementComputeStore extends SqlComputeStore {
                     statement.setBytes(3, record.key());
                     statement.executeUpdate();
                 }
-                if (serialized != null) {
-                    long ttlMillis = ttl == null ? record.ttlMillis() : millis(ttl);
-                    store(connection, record.key(), serialized, at, ttlMillis, staleMillis);
+                if (completion.value() != null) {
+                    long ttlMillis = completion.ttlMillis() < 0 ? record.ttlMillis() : completion.ttlMillis();
+                    store(connection, record.key(), completion.value(), at, ttlMillis, completion.staleMillis());
                 }
-                tell(connection, notice, at);
+                tell(connection, completion.notice(), at);
                 return true;
             }
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + compute
                     + " SET state = 'done', outcome = ?, stored_value = ?, expires_at = ? WHERE compute_key = ?"
                     + " AND invalidated = TRUE AND miss_id = ? AND state = 'computing' AND expires_at > ?")) {
                 statement.setString(1, outcome);
-                if (serialized == null) {
+                if (completion.value() == null) {
                     statement.setNull(2, Types.VARBINARY);
                 } else {
-                    statement.setBytes(2, serialized);
+                    statement.setBytes(2, completion.value());
                 }
                 statement.setLong(3, at + grace);
                 statement.setBytes(4, record.key());
-                statement.setString(5, ticket.miss());
+                statement.setString(5, completion.ticket().miss());
                 statement.setLong(6, at);
                 if (statement.executeUpdate() == 0) {
                     return false;
                 }
             }
-            tell(connection, unstored, at);
+            tell(connection, completion.unstored(), at);
             return true;
-        }));
+        });
     }
 
     /** Writes the key's value (its write time {@code at}), ending its back-off; the key's record row is locked. */
@@ -407,7 +393,7 @@ final class StatementComputeStore extends SqlComputeStore {
         Notice failed = Notice.failed(node, key, ticket.miss(), error);
         String notice = failedNotice(failed, key);
         return call(() -> "record the failure of '" + key + "'", connection -> transaction(connection, () -> {
-            Record record = lock(connection, key);
+            Record record = lock(connection, storedKey(key));
             long at = now(connection);
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + compute
                     + " SET state = 'done', outcome = 'failed', class_name = ?, message = ?, expires_at = ?"
@@ -545,8 +531,7 @@ final class StatementComputeStore extends SqlComputeStore {
      * Locks the key's record row, inserting it (an expired placeholder, which counts as absent) the first time: the
      * record as it is. A concurrent first insert makes the step run again (a duplicate key).
      */
-    private Record lock(Connection connection, String key) throws SQLException {
-        byte[] storedKey = storedKey(key);
+    private Record lock(Connection connection, byte[] storedKey) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS + ", stored_value FROM "
                 + compute + " WHERE compute_key = ? AND invalidated = FALSE FOR UPDATE")) {
             statement.setBytes(1, storedKey);
@@ -600,7 +585,7 @@ final class StatementComputeStore extends SqlComputeStore {
 
     /**
      * Runs {@code step} in a transaction of its own and commits it; rolls it back and runs it again after the
-     * database's concurrency errors ({@link #isConcurrencyError}), logged at {@code DEBUG} only.
+     * database's concurrency errors ({@link StatementLockStore#concurrencyError}), logged at {@code DEBUG} only.
      */
     private static <T> T transaction(Connection connection, Step<T> step) throws SQLException {
         connection.setAutoCommit(false);
@@ -612,7 +597,7 @@ final class StatementComputeStore extends SqlComputeStore {
                     return result;
                 } catch (SQLException e) {
                     rollback(connection, e);
-                    if (!isConcurrencyError(e) || attempt == ATTEMPTS) {
+                    if (!StatementLockStore.concurrencyError(e) || attempt == ATTEMPTS) {
                         throw e;
                     }
                     int tried = attempt;
@@ -635,24 +620,6 @@ final class StatementComputeStore extends SqlComputeStore {
         }
     }
 
-    /**
-     * A deadlock victim (MariaDB/MySQL 1213, SQL state 40001 and PostgreSQL's 40P01), a lock wait that timed out
-     * (1205; H2's 50200), a duplicate key of a concurrent insert (1062, 23505) or a serialization failure (40001).
-     */
-    static boolean isConcurrencyError(SQLException e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SQLException failure) {
-                int code = failure.getErrorCode();
-                String state = failure.getSQLState();
-                if (code == 1213 || code == 1205 || code == 1062 || code == 50200 || "40001".equals(state)
-                        || "40P01".equals(state) || "23505".equals(state) || "HYT00".equals(state)) {
-                    return true;
-                }
-            }
-        }
-        return false;
-    }
-
     private static void setLong(PreparedStatement statement, int index, Long value) throws SQLException {
         if (value == null) {
             statement.setNull(index, Types.BIGINT);
@@ -666,7 +633,11 @@ final class StatementComputeStore extends SqlComputeStore {
      * characters, U+0001, {@code 'h'} and the hex SHA-256 of the whole (a short stored key never holds U+0001 'h').
      */
     byte[] storedKey(String key) {
-        String stored = stored(key);
+        return bytes(stored(key));
+    }
+
+    /** A key as stored ({@link #stored}), as the key columns hold it: see {@link #storedKey}. */
+    static byte[] bytes(String stored) {
         byte[] bytes = stored.getBytes(StandardCharsets.UTF_8);
         if (bytes.length <= 1000) {
             return bytes;
