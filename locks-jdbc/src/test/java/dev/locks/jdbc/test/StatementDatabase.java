@@ -7,7 +7,7 @@ import java.sql.Statement;
 import javax.sql.DataSource;
 
 /**
- * A database without stored routines (H2, MariaDB) as the compute tests on it need it: the data source of the test
+ * A database as the compute tests of every dialect need it: the data source of the test
  * class, another one for a second node, and statements of the test's own.
  */
 public interface StatementDatabase {
@@ -51,6 +51,21 @@ public interface StatementDatabase {
             @Override
             public DataSource otherNode() {
                 return mariadb.server().dataSource(mariadb.driver());
+            }
+        };
+    }
+
+    /** The database of a {@link PostgresServerExtension}'s server (what the compute tests share across dialects). */
+    static StatementDatabase of(PostgresServerExtension postgres) {
+        return new StatementDatabase() {
+            @Override
+            public DataSource dataSource() {
+                return postgres.dataSource();
+            }
+
+            @Override
+            public DataSource otherNode() {
+                return postgres.server().dataSource();
             }
         };
     }
