@@ -57,9 +57,9 @@ import javax.sql.DataSource;
  */
 public final class JdbcComputeCache extends RemoteComputeCache {
 
-    private final JdbcComputeStore store;
+    private final SqlComputeStore store;
 
-    private JdbcComputeCache(Builder builder, JdbcComputeStore store) {
+    private JdbcComputeCache(Builder builder, SqlComputeStore store) {
         super(builder, store);
         this.store = store;
     }
@@ -84,7 +84,7 @@ public final class JdbcComputeCache extends RemoteComputeCache {
         return super.joinsComputationOf(key);
     }
 
-    JdbcComputeStore store() {
+    SqlComputeStore store() {
         return store;
     }
 
@@ -166,6 +166,25 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             return this;
         }
 
+        /**
+         * The database's dialect, as {@link JdbcLockRegistry.Builder#dialect(String)}: detected by default.
+         */
+        public Builder dialect(String dialect) {
+            settings.dialect(dialect);
+            return this;
+        }
+
+        /**
+         * On a database without notifications (all but PostgreSQL): how often this node reads the ends of misses
+         * and the invalidations of other nodes, one query per node (never one per waiter or key); default 100 ms, at
+         * least 1 ms. Callers on the computer's own node get its value at once. {@code locks.jdbc.poll-interval}
+         * under the starter (the same as {@link JdbcLockRegistry.Builder#pollInterval(Duration)}).
+         */
+        public Builder noticePollInterval(Duration pollInterval) {
+            settings.pollInterval(pollInterval);
+            return this;
+        }
+
         /** How often a waiter looks at the database by itself, should a notice be lost; for tests. */
         @Override
         protected Builder pollInterval(Duration pollInterval) {
@@ -187,8 +206,12 @@ public final class JdbcComputeCache extends RemoteComputeCache {
             ValueSerializer values = serializer != null ? serializer
                     : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of(),
                             "locks.jdbc.serialization.allowed-classes");
-            JdbcComputeStore store = new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values,
-                    settings.connections(), settings.timeoutMillis());
+            SqlComputeStore store = schema.dialect().notifies()
+                    ? new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values, settings.connections(),
+                            settings.timeoutMillis())
+                    : new StatementComputeStore(settings.dataSource(), schema, keyPrefix, values,
+                            settings.connections(), settings.timeoutMillis(),
+                            Duration.ofMillis(settings.pollIntervalMillis()));
             settings.checkUnlessInitialized(schema, store.connections(), store::close);
             return new JdbcComputeCache(this, store);
         }

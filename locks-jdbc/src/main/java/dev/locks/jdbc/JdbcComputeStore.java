@@ -2,10 +2,9 @@ package dev.locks.jdbc;
 
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
-import dev.locks.LockUnavailableException;
-import dev.locks.spi.RemoteComputeStore;
 import dev.locks.spi.ValueSerializer;
 import java.lang.System.Logger.Level;
+import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -13,7 +12,6 @@ import java.sql.Types;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.Objects;
-import java.util.function.Supplier;
 import javax.sql.DataSource;
 
 /**
@@ -27,22 +25,11 @@ import javax.sql.DataSource;
  * transaction, delivered on commit) on the channel {@code <prefix>computed}, and come in on the node's one
  * listening connection ({@link NodeListener}), which the lock registries on the same data source share.
  */
-final class JdbcComputeStore implements RemoteComputeStore {
+final class JdbcComputeStore extends SqlComputeStore {
 
     private static final System.Logger LOG = System.getLogger(JdbcComputeStore.class.getName());
 
-    /** How long the record of a miss that is done stays. */
-    static final Duration DONE_GRACE = Duration.ofSeconds(5);
-
-    /** The longest TTL or compute timeout written (100 years): beyond, the database's timestamps overflow. */
-    private static final long MAX_MILLIS = Duration.ofDays(36_525).toMillis();
-
     private final DataSource dataSource;
-    private final Schema schema;
-    private final String keyPrefix;
-    private final ValueSerializer serializer;
-    private final OwnConnections connections;
-    private final int timeoutMillis;
     private final String getSql;
     private final String discardSql;
     private final String invalidatedSql;
@@ -52,18 +39,14 @@ final class JdbcComputeStore implements RemoteComputeStore {
     private final String invalidateSql;
     private final String readSql;
     private final String backOffSql;
-    private volatile Listener listener;
     private NodeListener.Subscription subscription;
 
     /** @param keyPrefix the start of every key as stored ({@code ""} for none): a namespace within the tables */
     JdbcComputeStore(DataSource dataSource, Schema schema, String keyPrefix, ValueSerializer serializer,
             int connectionCount, int timeoutMillis) {
+        super(schema, keyPrefix, serializer, new OwnConnections(dataSource, connectionCount, timeoutMillis),
+                timeoutMillis);
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
-        this.schema = schema;
-        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
-        this.serializer = Objects.requireNonNull(serializer, "serializer");
-        this.timeoutMillis = timeoutMillis;
-        this.connections = new OwnConnections(dataSource, connectionCount, timeoutMillis);
         String key = schema.function("key") + "(?)"; // a long key is stored under its digest
         this.getSql = "SELECT value FROM " + schema.valueTable()
                 + " WHERE value_key = " + key + " AND (expires_at IS NULL OR expires_at > clock_timestamp())";
@@ -83,12 +66,8 @@ final class JdbcComputeStore implements RemoteComputeStore {
         connections.prewarm();
     }
 
-    /** The cache's own connections (tests). */
-    OwnConnections connections() {
-        return connections;
-    }
-
     /** How many times the node's listening connection began listening for this store (tests); 0 without one. */
+    @Override
     synchronized int listenerConfirmations() {
         return subscription == null ? 0 : subscription.confirmations();
     }
@@ -184,12 +163,7 @@ final class JdbcComputeStore implements RemoteComputeStore {
                 }
             }
         });
-        if (entry == null) {
-            return null;
-        }
-        byte[] stored = (byte[]) entry.value();
-        Object value = entry.stale() ? deserialize(key, stored) : readable(key, stored);
-        return value == null ? null : new Entry(value, entry.ageMillis(), entry.stale(), entry.backingOff());
+        return readable(key, entry);
     }
 
     /** The key's error back-off: one call of {@code locks_compute_back_off}, false when the key has no value. */
@@ -205,40 +179,23 @@ final class JdbcComputeStore implements RemoteComputeStore {
     }
 
     @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-        return complete(node, key, ticket, value, ttl, -1L);
-    }
-
-    @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
-            Duration staleIfError) {
-        return complete(node, key, ticket, value, ttl, millis(staleIfError));
-    }
-
-    private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, long staleMillis) {
-        byte[] serialized = value == null ? null : serializer.serialize(value); // its exception as it is
-        String notice = ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null), stored(key));
-        String unstored = ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), value == null),
-                stored(key));
-        int done = call(() -> "store the value of '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(completeSql)) {
-                statement.setString(1, stored(key));
-                statement.setString(2, ticket.miss());
-                statement.setString(3, value == null ? "null" : "value");
-                if (serialized == null) {
-                    statement.setNull(4, Types.BINARY);
-                } else {
-                    statement.setBytes(4, serialized);
-                }
-                statement.setLong(5, ttl == null ? -1 : millis(ttl));
-                statement.setLong(6, DONE_GRACE.toMillis());
-                statement.setString(7, notice);
-                statement.setString(8, unstored);
-                statement.setLong(9, staleMillis);
-                return single(statement).getInt(1);
+    boolean settle(Connection connection, Completion completion) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement(completeSql)) {
+            statement.setString(1, completion.key());
+            statement.setString(2, completion.ticket().miss());
+            statement.setString(3, completion.value() == null ? "null" : "value");
+            if (completion.value() == null) {
+                statement.setNull(4, Types.BINARY);
+            } else {
+                statement.setBytes(4, completion.value());
             }
-        });
-        return done > 0;
+            statement.setLong(5, completion.ttlMillis());
+            statement.setLong(6, DONE_GRACE.toMillis());
+            statement.setString(7, completion.notice());
+            statement.setString(8, completion.unstored());
+            statement.setLong(9, completion.staleMillis());
+            return single(statement).getInt(1) > 0;
+        }
     }
 
     @Override
@@ -252,9 +209,7 @@ final class JdbcComputeStore implements RemoteComputeStore {
                 statement.setString(4, StoredText.encode(failed.className()));
                 statement.setString(5, StoredText.encode(failed.message()));
                 statement.setLong(6, DONE_GRACE.toMillis());
-                statement.setString(7, ComputeNotices.encode(new Notice(failed.node(), key, failed.miss(),
-                        failed.outcome(), StoredText.encode(failed.className()), StoredText.encode(failed.message())),
-                        stored(key)));
+                statement.setString(7, failedNotice(failed, key));
                 return single(statement).getBoolean(1);
             }
         });
@@ -288,56 +243,15 @@ final class JdbcComputeStore implements RemoteComputeStore {
         connections.close();
     }
 
-    private void noticed(String payload) {
-        Notice notice = ComputeNotices.decode(payload);
-        String key = notice == null ? null : StoredText.decode(notice.key());
-        if (key != null && key.startsWith(keyPrefix) && key.length() > keyPrefix.length()) {
-            listener.noticed(new Notice(notice.node(), key.substring(keyPrefix.length()), notice.miss(),
-                    notice.outcome(), StoredText.decode(notice.className()), StoredText.decode(notice.message())));
-        }
-    }
-
-    /** {@code stored}, read; or, if it cannot be read, {@code null} once it is removed and reported. */
-    private Object readable(String key, byte[] stored) {
-        Object value = deserialize(key, stored);
-        if (value == null) {
-            call(() -> "remove the unreadable value of '" + key + "'", connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(discardSql)) {
-                    statement.setString(1, stored(key));
-                    statement.setBytes(2, stored);
-                    return statement.executeUpdate();
-                }
-            });
-        }
-        return value;
-    }
-
-    /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
-    private Object deserialize(String key, byte[] stored) {
-        try {
-            return serializer.deserialize(stored);
-        } catch (RuntimeException e) {
-            Listener heard = listener;
-            if (heard != null) {
-                heard.unreadable(key, e);
+    @Override
+    void discard(String key, byte[] stored) {
+        call(() -> "remove the unreadable value of '" + key + "'", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(discardSql)) {
+                statement.setString(1, stored(key));
+                statement.setBytes(2, stored);
+                return statement.executeUpdate();
             }
-            return null;
-        }
-    }
-
-    /** The key as stored: with the key prefix, in {@link StoredText}. */
-    private String stored(String key) {
-        return StoredText.encode(keyPrefix + key);
-    }
-
-    private <T> T call(Supplier<String> what, OwnConnections.Call<T> call) {
-        try {
-            return connections.run(call);
-        } catch (SQLException e) {
-            throw new LockUnavailableException("JDBC compute cache (table " + schema.valueTable() + ") could not "
-                    + what.get() + ": " + e.getMessage() + " (is the database reachable, and its schema in place? see "
-                    + Schema.SCRIPT + ")", e);
-        }
+        });
     }
 
     private static ResultSet single(PreparedStatement statement) throws SQLException {
@@ -346,15 +260,6 @@ final class JdbcComputeStore implements RemoteComputeStore {
             throw new SQLException("no row from " + statement);
         }
         return result;
-    }
-
-    /** Whole milliseconds, rounded up so that a positive duration never becomes 0; at most 100 years. */
-    private static long millis(Duration duration) {
-        try {
-            return Math.min(MAX_MILLIS, duration.plusNanos(999_999).toMillis());
-        } catch (ArithmeticException tooLong) {
-            return MAX_MILLIS;
-        }
     }
 
     /** The row {@code compute_claim} answered. */

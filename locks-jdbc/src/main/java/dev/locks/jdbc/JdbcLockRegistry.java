@@ -39,11 +39,11 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
 
     private static final System.Logger LOG = System.getLogger(JdbcLockRegistry.class.getName());
 
-    private final JdbcLockStore store;
+    private final JdbcStore store;
     private final int batchSize;
     private volatile boolean closed;
 
-    private JdbcLockRegistry(Builder builder, JdbcLockStore store) {
+    private JdbcLockRegistry(Builder builder, JdbcStore store) {
         super(builder, store);
         this.store = store;
         this.batchSize = builder.sweepBatchSize();
@@ -95,7 +95,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
         super.close();
     }
 
-    JdbcLockStore store() {
+    JdbcStore store() {
         return store;
     }
 
@@ -162,6 +162,26 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
         }
 
         /**
+         * The database's dialect: {@code postgresql}, {@code mariadb}, {@code mysql} or {@code h2}; default
+         * {@code null}, detected from the connection's metadata (or, when the database cannot be reached at
+         * startup, from the data source's JDBC URL). {@code locks.jdbc.dialect} under the starter.
+         */
+        public Builder dialect(String dialect) {
+            settings.dialect(dialect);
+            return this;
+        }
+
+        /**
+         * On a database without notifications (all but PostgreSQL): how often this node reads which keys other
+         * nodes released, one query per node (never one per waiter); default 100 ms, at least 1 ms. A release on
+         * this node wakes its waiters at once. {@code locks.jdbc.poll-interval} under the starter.
+         */
+        public Builder pollInterval(Duration pollInterval) {
+            settings.pollInterval(pollInterval);
+            return this;
+        }
+
+        /**
          * Builds the registry (and the schema, when asked) and starts listening; without schema initialisation
          * the database need not be up yet.
          *
@@ -176,8 +196,11 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
             String keyPrefix = keyPrefix();
             validate(); // every shared setting checked before anything opens
             settings.initializeIfAsked(schema);
-            JdbcLockStore store = new JdbcLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
-                    settings.timeoutMillis(), notifies(), leaseMillis);
+            JdbcStore store = schema.dialect() == Dialect.POSTGRESQL
+                    ? new JdbcLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
+                            settings.timeoutMillis(), notifies(), leaseMillis)
+                    : new StatementLockStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
+                            settings.timeoutMillis(), notifies() ? settings.pollIntervalMillis() : 0, leaseMillis);
             settings.checkUnlessInitialized(schema, store.connections(), store::close);
             return new JdbcLockRegistry(this, store);
         }

@@ -33,7 +33,7 @@ import javax.sql.DataSource;
  * come from the database's clock. Every method throws {@link LockUnavailableException}, naming what failed,
  * when the database cannot be reached or does not answer within the timeout.
  */
-final class JdbcLockStore implements RemoteLockStore {
+final class JdbcLockStore implements JdbcStore {
 
     private static final System.Logger LOG = System.getLogger(JdbcLockStore.class.getName());
 
@@ -93,17 +93,19 @@ final class JdbcLockStore implements RemoteLockStore {
         connections.prewarm();
     }
 
-    /** The registry's own connections (tests). */
-    OwnConnections connections() {
+    @Override
+    public OwnConnections connections() {
         return connections;
     }
 
-    InfiniteLeases infiniteLeases() {
+    @Override
+    public InfiniteLeases infiniteLeases() {
         return infinite;
     }
 
     /** How many times the listener began listening (tests); 0 without one. */
-    synchronized int listenerConfirmations() {
+    @Override
+    public synchronized int listenerConfirmations() {
         return listener == null ? 0 : listener.confirmations();
     }
 
@@ -406,7 +408,8 @@ final class JdbcLockStore implements RemoteLockStore {
     }
 
     /** One round trip ({@code SELECT 1}) on one of the registry's connections (see {@link OwnConnections#ping()}). */
-    void ping() {
+    @Override
+    public void ping() {
         try {
             connections.ping(); // ahead of the lock traffic, shared by concurrent health checks
         } catch (SQLException e) {
@@ -415,7 +418,8 @@ final class JdbcLockStore implements RemoteLockStore {
     }
 
     /** Deletes up to {@code limit} expired locks of any node (one round trip); how many. */
-    int purge(int limit) {
+    @Override
+    public int purge(int limit) {
         return call(() -> "remove expired locks from " + schema.table(), connection -> {
             try (PreparedStatement statement = connection.prepareStatement(
                     "SELECT " + schema.function("purge") + "(?)")) {

@@ -19,6 +19,9 @@ final class JdbcSettings {
     private int connections = 2;
     private Duration timeout = Duration.ofSeconds(5);
     private boolean initializeSchema;
+    private String dialectName;
+    private Duration pollInterval = Duration.ofMillis(100);
+    private Dialect dialect;
 
     JdbcSettings(DataSource dataSource) {
         this.dataSource = dataSource;
@@ -48,14 +51,43 @@ final class JdbcSettings {
         this.initializeSchema = initializeSchema;
     }
 
+    /** {@code null} (or blank): detected from the database. */
+    void dialect(String dialect) {
+        this.dialectName = dialect;
+    }
+
+    void pollInterval(Duration pollInterval) {
+        this.pollInterval = pollInterval;
+    }
+
+    /** The poll interval in whole milliseconds, at least 1. */
+    long pollIntervalMillis() {
+        return requirePositive("pollInterval", pollInterval).toMillis();
+    }
+
+    /**
+     * The database's dialect: the one named, else detected (once) from the data source.
+     *
+     * @throws IllegalArgumentException for an unknown name
+     * @throws IllegalStateException for a database the backend does not support
+     */
+    Dialect dialect() {
+        if (dialect == null) {
+            dialect = dialectName == null || dialectName.isBlank() ? Dialect.detect(dataSource)
+                    : Dialect.named(dialectName);
+        }
+        return dialect;
+    }
+
     /**
      * The schema for the table prefix, after checking the prefix, the timeout and the connections.
      *
      * @throws IllegalArgumentException naming the setting that is invalid
      */
     Schema schema() {
-        Schema schema = new Schema(tablePrefix);
+        Schema schema = new Schema(tablePrefix, dialect());
         timeoutMillis();
+        pollIntervalMillis();
         if (connections < 1) {
             throw new IllegalArgumentException("connections must be >= 1, was " + connections);
         }
@@ -79,10 +111,10 @@ final class JdbcSettings {
         try {
             schema.initialize(dataSource);
         } catch (SQLException e) {
-            throw new IllegalStateException("could not create the locks schema (" + Schema.SCRIPT
+            throw new IllegalStateException("could not create the locks schema (" + schema.scriptPath()
                     + ", table prefix '" + tablePrefix + "'): " + e.getMessage(), e);
         }
-        LOG.log(Level.INFO, () -> "applied " + Schema.SCRIPT + " for the table prefix '" + tablePrefix
+        LOG.log(Level.INFO, () -> "applied " + schema.scriptPath() + " for the table prefix '" + tablePrefix
                 + "' (locks.jdbc.initialize-schema): whatever of the locks schema was missing is in place");
     }
 
@@ -111,7 +143,7 @@ final class JdbcSettings {
             close.run();
             throw new IllegalStateException("the database lacks the locks schema, or has one older than this library:"
                     + " missing " + String.join(", ", missing) + " (table prefix '" + tablePrefix + "'). Apply "
-                    + Schema.SCRIPT + " (in locks-jdbc, written for the prefix '" + Schema.DEFAULT_PREFIX
+                    + schema.scriptPath() + " (in locks-jdbc, written for the prefix '" + Schema.DEFAULT_PREFIX
                     + "'), or set locks.jdbc.initialize-schema=always (JdbcLockRegistry.Builder.initializeSchema(true))"
                     + " to have it applied at startup");
         }

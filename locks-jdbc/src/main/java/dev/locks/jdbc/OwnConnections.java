@@ -76,7 +76,15 @@ final class OwnConnections implements AutoCloseable {
      * One of the connections, with the server process that serves it ({@code pid} and {@code started}: a pid
      * alone may be reused) and the session's timeouts as they were before this class set its own.
      */
-    private record Own(Connection connection, int pid, String started, String statementTimeout, String lockTimeout) {
+    private record Own(Connection connection, Dialect.Session session) {
+
+        int pid() {
+            return session.pid();
+        }
+
+        String started() {
+            return session.started();
+        }
     }
 
     /** A caller waiting for a connection, handed one directly when its turn comes. */
@@ -114,6 +122,7 @@ final class OwnConnections implements AutoCloseable {
     }
 
     private final DataSource dataSource;
+    private final Dialect dialect;
     private final int size;
     private final int timeoutMillis;
     private final int serverTimeoutMillis;
@@ -144,7 +153,13 @@ final class OwnConnections implements AutoCloseable {
      *        back; the server's own statement and lock timeouts are three quarters of it
      */
     OwnConnections(DataSource dataSource, int size, int timeoutMillis) {
+        this(dataSource, Dialect.POSTGRESQL, size, timeoutMillis);
+    }
+
+    /** As {@link #OwnConnections(DataSource, int, int)}, on a database of {@code dialect}. */
+    OwnConnections(DataSource dataSource, Dialect dialect, int size, int timeoutMillis) {
         this.dataSource = dataSource;
+        this.dialect = dialect;
         this.size = size;
         this.timeoutMillis = timeoutMillis;
         this.serverTimeoutMillis = serverTimeoutMillis(timeoutMillis);
@@ -477,14 +492,7 @@ final class OwnConnections implements AutoCloseable {
      * trip (the materialized CTE reads them before the outer row sets them).
      */
     private Own session(Connection connection) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(SESSION)) {
-            statement.setString(1, Integer.toString(serverTimeoutMillis));
-            statement.setString(2, Integer.toString(serverTimeoutMillis));
-            try (ResultSet row = statement.executeQuery()) {
-                row.next();
-                return new Own(connection, row.getInt(1), row.getString(2), row.getString(3), row.getString(4));
-            }
-        }
+        return new Own(connection, dialect.open(connection, serverTimeoutMillis));
     }
 
     /** What {@link #session} runs when a connection opens (tests leave it out of their counts of round trips). */
@@ -493,21 +501,11 @@ final class OwnConnections implements AutoCloseable {
             + " pg_stat_activity WHERE pid = pg_backend_pid()), b.s, b.l, set_config('statement_timeout', ?, false),"
             + " set_config('lock_timeout', ?, false) FROM before b";
 
-    private static void setTimeouts(Connection connection, String statementTimeout, String lockTimeout)
-            throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement(
-                "SELECT set_config('statement_timeout', ?, false), set_config('lock_timeout', ?, false)")) {
-            statement.setString(1, statementTimeout);
-            statement.setString(2, lockTimeout);
-            statement.executeQuery().close();
-        }
-    }
-
     /** Sets the session's timeouts back as they were, then gives the connection back to its pool. */
-    private static void restoreAndClose(Own own) {
+    private void restoreAndClose(Own own) {
         try {
             if (!own.connection().isClosed()) {
-                setTimeouts(own.connection(), own.statementTimeout(), own.lockTimeout());
+                dialect.restore(own.connection(), own.session());
             }
         } catch (SQLException ignored) {
             // broken: the pool drops it
@@ -538,7 +536,7 @@ final class OwnConnections implements AutoCloseable {
         } else {
             closeQuietly(own.connection());
         }
-        discarded.forEach(OwnConnections::restoreAndClose);
+        discarded.forEach(this::restoreAndClose);
     }
 
     /**
@@ -553,7 +551,7 @@ final class OwnConnections implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        discarded.forEach(OwnConnections::restoreAndClose);
+        discarded.forEach(this::restoreAndClose);
     }
 
     private List<Own> takeIdle() {
@@ -647,6 +645,11 @@ final class OwnConnections implements AutoCloseable {
         if (ended.isEmpty()) {
             return;
         }
+        if (dialect != Dialect.POSTGRESQL) {
+            dialect.endAbandoned(connection, ended.stream().map(Own::pid).toList(), timeoutMillis);
+            forget(ended);
+            return;
+        }
         Integer[] pids = ended.stream().map(Own::pid).toArray(Integer[]::new);
         String[] starts = ended.stream().map(Own::started).toArray(String[]::new);
         String listed = "FROM pg_stat_activity a JOIN unnest(?::int[], ?::text[]) AS g(pid, started)"
@@ -677,6 +680,10 @@ final class OwnConnections implements AutoCloseable {
                 }
             }
         }
+        forget(ended);
+    }
+
+    private void forget(List<Own> ended) {
         lock.lock();
         try {
             abandoned.removeAll(ended);
@@ -709,21 +716,25 @@ final class OwnConnections implements AutoCloseable {
      * A missing schema object (undefined function, table or column: the schema was dropped, or is older than
      * this library) named as such, instead of the server's own words (which suggest adding casts).
      */
-    private static SQLException schemaNamed(SQLException e) {
+    private SQLException schemaNamed(SQLException e) {
         String state = e.getSQLState();
-        if (!"42883".equals(state) && !"42P01".equals(state) && !"42703".equals(state)) {
+        if (!dialect.missingObject(e)) {
             return e;
         }
         String first = String.valueOf(e.getMessage()).lines().findFirst().orElse("").replaceFirst("^ERROR:\\s*", "");
         return new SQLException("the locks schema is missing or older than this library (" + first + "): apply "
-                + Schema.SCRIPT + ", or set locks.jdbc.initialize-schema=always (Builder.initializeSchema(true))",
+                + dialect.script() + ", or set locks.jdbc.initialize-schema=always (Builder.initializeSchema(true))",
                 state, e);
     }
 
-    /** A connection error (SQL state class 08), a server shutdown (57P), or a timeout: the connection is gone. */
+    /**
+     * A connection error (SQL state class 08), a server shutdown (57P; MariaDB's 70100, its connection killed, or
+     * 1053), or a timeout: the connection is gone.
+     */
     static boolean isBroken(SQLException e) {
         String state = e.getSQLState();
-        return e instanceof SQLTimeoutException || state == null || state.startsWith("08") || state.startsWith("57P");
+        return e instanceof SQLTimeoutException || state == null || state.startsWith("08") || state.startsWith("57P")
+                || state.equals("70100") || e.getErrorCode() == 1053;
     }
 
     /** A timeout, here or in the driver (a socket read that ran out of the network timeout). */
@@ -770,7 +781,7 @@ final class OwnConnections implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-        closing.forEach(OwnConnections::restoreAndClose);
+        closing.forEach(this::restoreAndClose);
         opener.shutdownNow();
         if (undoing != null) {
             undoing.shutdownNow();

@@ -17,11 +17,12 @@ import javax.sql.DataSource;
 
 /**
  * The names of the tables, sequence, functions and channel under one table prefix, and the shipped schema
- * script ({@value #SCRIPT}) written for that prefix.
+ * script of the database's {@link Dialect} ({@code dev/locks/jdbc/schema-<dialect>.sql}; {@value #SCRIPT} on
+ * PostgreSQL) written for that prefix.
  */
 final class Schema {
 
-    /** The schema on the classpath, written for the default prefix. */
+    /** PostgreSQL's schema on the classpath, written for the default prefix ({@link Dialect#script()}: each one's). */
     static final String SCRIPT = "dev/locks/jdbc/schema-postgresql.sql";
 
     static final String DEFAULT_PREFIX = "locks_";
@@ -38,14 +39,30 @@ final class Schema {
     private static final long INIT_LOCK = 0x6c6f636b735f6a64L;
 
     private final String prefix;
+    private final Dialect dialect;
 
+    /** The schema on PostgreSQL. */
     Schema(String prefix) {
+        this(prefix, Dialect.POSTGRESQL);
+    }
+
+    Schema(String prefix, Dialect dialect) {
         if (prefix == null || !PREFIX.matcher(prefix).matches()) {
             throw new IllegalArgumentException("tablePrefix must be lower-case letters, digits and '_', starting with"
                     + " a letter or '_', at most 40 characters (default \"" + DEFAULT_PREFIX + "\"), was "
                     + (prefix == null ? "null" : "'" + prefix + "'"));
         }
         this.prefix = prefix;
+        this.dialect = dialect;
+    }
+
+    Dialect dialect() {
+        return dialect;
+    }
+
+    /** The shipped script's path on the classpath. */
+    String scriptPath() {
+        return dialect.script();
     }
 
     String prefix() {
@@ -83,9 +100,9 @@ final class Schema {
     /** The shipped script, with the default prefix replaced by this one. */
     String script() {
         String script;
-        try (InputStream in = Schema.class.getClassLoader().getResourceAsStream(SCRIPT)) {
+        try (InputStream in = Schema.class.getClassLoader().getResourceAsStream(scriptPath())) {
             if (in == null) {
-                throw new IllegalStateException(SCRIPT + " is missing from the classpath");
+                throw new IllegalStateException(scriptPath() + " is missing from the classpath");
             }
             script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -99,6 +116,10 @@ final class Schema {
      * advisory lock, so that nodes starting together do not trip over each other.
      */
     void initialize(DataSource dataSource) throws SQLException {
+        if (dialect != Dialect.POSTGRESQL) {
+            initializeByStatements(dataSource);
+            return;
+        }
         try (Connection connection = dataSource.getConnection()) {
             boolean autoCommit = connection.getAutoCommit();
             connection.setAutoCommit(false);
@@ -113,6 +134,45 @@ final class Schema {
                 connection.setAutoCommit(autoCommit);
             }
         }
+    }
+
+    /**
+     * Elsewhere the script is plain statements (no routines) run one by one, each committing on its own (DDL does on
+     * MariaDB and MySQL), under a named lock ({@code GET_LOCK}) on MariaDB and MySQL; H2 runs them as they come
+     * ({@code IF NOT EXISTS} everywhere).
+     */
+    private void initializeByStatements(DataSource dataSource) throws SQLException {
+        try (Connection connection = dataSource.getConnection(); Statement statement = connection.createStatement()) {
+            boolean autoCommit = connection.getAutoCommit();
+            connection.setAutoCommit(true);
+            String lock = "'" + prefix + "schema'";
+            try {
+                if (dialect.mysqlFamily()) {
+                    statement.execute("SELECT GET_LOCK(" + lock + ", 60)");
+                }
+                for (String sql : statements(script())) {
+                    statement.execute(sql);
+                }
+            } finally {
+                if (dialect.mysqlFamily()) {
+                    statement.execute("SELECT RELEASE_LOCK(" + lock + ")");
+                }
+                connection.setAutoCommit(autoCommit);
+            }
+        }
+    }
+
+    /** The statements of a script without routines: comment lines dropped, split at each ';' that ends a line. */
+    static List<String> statements(String script) {
+        String code = script.lines().filter(line -> !line.stripLeading().startsWith("--"))
+                .collect(java.util.stream.Collectors.joining("\n"));
+        List<String> statements = new ArrayList<>();
+        for (String statement : code.split(";[ \t]*(\n|$)")) {
+            if (!statement.isBlank()) {
+                statements.add(statement.strip());
+            }
+        }
+        return statements;
     }
 
     /**
@@ -131,6 +191,9 @@ final class Schema {
             }
         }
         List<String> missing = new ArrayList<>();
+        if (dialect != Dialect.POSTGRESQL) {
+            return missingTables(connection, names, kinds);
+        }
         try (PreparedStatement statement = connection.prepareStatement("SELECT o.kind || ' ' || o.name"
                 + " FROM unnest(?::text[], ?::text[]) WITH ORDINALITY AS o(name, kind, position)"
                 + " WHERE CASE o.kind WHEN 'function' THEN NOT EXISTS (SELECT 1 FROM pg_proc p"
@@ -142,6 +205,26 @@ final class Schema {
                 while (rows.next()) {
                     missing.add(rows.getString(1));
                 }
+            }
+        }
+        return missing;
+    }
+
+    /** The tables of {@code names} that the connection's current schema (database) lacks. */
+    private List<String> missingTables(Connection connection, List<String> names, List<String> kinds)
+            throws SQLException {
+        java.util.Set<String> present = new java.util.HashSet<>();
+        try (Statement statement = connection.createStatement(); ResultSet rows = statement.executeQuery(
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+                        + (dialect == Dialect.H2 ? "SCHEMA()" : "DATABASE()"))) {
+            while (rows.next()) {
+                present.add(rows.getString(1).toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            if (!present.contains(names.get(i).toLowerCase(java.util.Locale.ROOT))) {
+                missing.add(kinds.get(i) + " " + names.get(i));
             }
         }
         return missing;

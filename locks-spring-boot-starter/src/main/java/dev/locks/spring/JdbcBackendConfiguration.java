@@ -73,6 +73,8 @@ class JdbcBackendConfiguration {
                 .notify(jdbc.isNotify())
                 .connections(jdbc.getConnections())
                 .timeout(jdbc.getTimeout())
+                .dialect(jdbc.getDialect())
+                .pollInterval(jdbc.getPollInterval())
                 .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource));
         builder.applicationName(RegistrySettings.applicationName(environment));
         RegistrySettings.apply(builder, properties, observers, clock);
@@ -91,6 +93,8 @@ class JdbcBackendConfiguration {
                 .serializer(serializer)
                 .connections(jdbc.getConnections())
                 .timeout(jdbc.getTimeout())
+                .dialect(jdbc.getDialect())
+                .noticePollInterval(jdbc.getPollInterval())
                 .initializeSchema(initializeSchema(jdbc.getInitializeSchema(), dataSource));
         ComputeSettings.apply(builder, properties, observers, clock);
         return BuilderCustomizers.computeCache(customizers, builder).build();

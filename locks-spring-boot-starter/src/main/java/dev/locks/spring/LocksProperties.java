@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.springframework.beans.factory.InitializingBean;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -689,6 +690,12 @@ public class LocksProperties implements InitializingBean {
         /** The longest round trip, or wait for one of the registry's or cache's connections, before LockUnavailableException. */
         private Duration timeout = Duration.ofSeconds(5);
 
+        /** The database: 'postgresql', 'mariadb', 'mysql' or 'h2'. Unset: detected from the DataSource's connection metadata. */
+        private String dialect;
+
+        /** Where the database has no notifications (all but PostgreSQL): how often each node polls, in one query, for keys released on other nodes. */
+        private Duration pollInterval = Duration.ofMillis(100);
+
         /** How the default {@code locksJdbcSerializer} reads computed values back. */
         private final Serialization serialization = new Serialization();
 
@@ -708,6 +715,15 @@ public class LocksProperties implements InitializingBean {
             }
             if (timeout == null || timeout.toMillis() < 1) {
                 throw new InvalidConfigurationPropertyValueException("locks.jdbc.timeout", timeout,
+                        "Must be a duration of at least 1ms.");
+            }
+            if (dialect != null && !dialect.isBlank()
+                    && !List.of("postgresql", "mariadb", "mysql", "h2").contains(dialect.trim().toLowerCase(Locale.ROOT))) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.dialect", dialect,
+                        "Must be 'postgresql', 'mariadb', 'mysql' or 'h2', or unset to detect it from the DataSource.");
+            }
+            if (pollInterval == null || pollInterval.toMillis() < 1) {
+                throw new InvalidConfigurationPropertyValueException("locks.jdbc.poll-interval", pollInterval,
                         "Must be a duration of at least 1ms.");
             }
         }
@@ -758,6 +774,22 @@ public class LocksProperties implements InitializingBean {
 
         public void setTimeout(Duration timeout) {
             this.timeout = timeout;
+        }
+
+        public String getDialect() {
+            return dialect;
+        }
+
+        public void setDialect(String dialect) {
+            this.dialect = dialect;
+        }
+
+        public Duration getPollInterval() {
+            return pollInterval;
+        }
+
+        public void setPollInterval(Duration pollInterval) {
+            this.pollInterval = pollInterval;
         }
 
         public Serialization getSerialization() {

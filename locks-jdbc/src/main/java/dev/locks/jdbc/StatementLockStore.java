@@ -1,0 +1,977 @@
+package dev.locks.jdbc;
+
+import dev.locks.LockUnavailableException;
+import dev.locks.spi.StoreBusyException;
+import dev.locks.support.StoreKeys;
+import java.lang.System.Logger.Level;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+
+/**
+ * The {@link dev.locks.spi.RemoteLockStore} on MariaDB, MySQL and H2: plain statements (no stored routines), each
+ * call one short transaction on the registry's own connections ({@link OwnConnections}). A key's row in
+ * {@code <prefix>lock} stays after its release (free: {@code owner_id ''}, {@code released_at} set), so that other
+ * nodes learn of the release by reading {@code released_at}: one query per node every poll interval
+ * ({@link ReleasePoller}), never one per waiter; a release on this node wakes its waiters at once.
+ *
+ * <p>How the statements stay clear of each other: every call locks the rows of its keys in one order, their stored
+ * bytes ascending ({@code INSERT ... ON DUPLICATE KEY UPDATE} of all of them in that order on MariaDB and MySQL,
+ * which creates a missing row and locks an existing one; {@code MERGE} of the missing ones, then {@code SELECT ...
+ * FOR UPDATE} in key order on H2), before it touches anything else; the fencing counter row is taken last, by the
+ * only calls that take keys. Two calls then never wait for each other in a circle, but for the rare insert of a key
+ * two calls both found missing: a deadlock victim, a lock-wait timeout, a duplicate key or a serialization failure
+ * is rolled back and the call runs again within its timeout (logged at DEBUG), never reaching the caller.
+ *
+ * <p>Times are the database's ({@code UTC_TIMESTAMP(6)}, H2's {@code CURRENT_TIMESTAMP} in UTC), read once per call
+ * once its rows are locked; leases, expiry and tickets are decided on it, never on a node's clock. Fencing tokens come
+ * from the counter row {@code fencing}, drawn after the keys' rows are locked, and never below the database's clock in
+ * microseconds (as on PostgreSQL).
+ *
+ * <p>Fairness across nodes (SPEC 3) as on PostgreSQL: the tickets of waiting acquires in {@code <prefix>waiter}, the
+ * oldest live ticket of another node first.
+ */
+final class StatementLockStore implements JdbcStore {
+
+    private static final System.Logger LOG = System.getLogger(StatementLockStore.class.getName());
+    /** Longer keys are stored as a digest, as on PostgreSQL (the whole key in {@code full_key}). */
+    private static final int MAX_STORED_BYTES = 1000;
+    private static final LocalDateTime NEVER = LocalDateTime.of(1970, 1, 1, 0, 0);
+    /** How long a free row stays for the pollers before the sweep deletes it. */
+    private static final long FREE_ROW_MILLIS = 60_000;
+    private static final String HELD_SUFFIX = "~held";
+
+    private final Dialect dialect;
+    private final Schema schema;
+    private final OwnConnections connections;
+    private final InfiniteLeases infinite;
+    private final String keyPrefix;
+    private final int timeoutMillis;
+    private final long pollMillis;
+    private final String table;
+    private final String waiters;
+    private final String counters;
+    private final String now;
+    private volatile Consumer<String> released;
+    private ReleasePoller poller;
+
+    /**
+     * @param pollMillis how often to read the releases of other nodes; 0 for never (notification off: waiters poll
+     *        at their retry interval)
+     */
+    StatementLockStore(DataSource dataSource, Schema schema, String keyPrefix, int connectionCount, int timeoutMillis,
+            long pollMillis, long leaseMillis) {
+        this.schema = schema;
+        this.dialect = schema.dialect();
+        this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
+        this.timeoutMillis = timeoutMillis;
+        this.pollMillis = pollMillis;
+        this.connections = new OwnConnections(dataSource, dialect, connectionCount, timeoutMillis);
+        this.infinite = new InfiniteLeases(leaseMillis, this::renew);
+        this.table = schema.table();
+        this.waiters = schema.prefix() + "waiter";
+        this.counters = schema.prefix() + "counter";
+        this.now = dialect == Dialect.H2 ? "CAST(CURRENT_TIMESTAMP(6) AT TIME ZONE 'UTC' AS TIMESTAMP(6))"
+                : "UTC_TIMESTAMP(6)";
+        connections.prewarm();
+    }
+
+    @Override
+    public OwnConnections connections() {
+        return connections;
+    }
+
+    @Override
+    public InfiniteLeases infiniteLeases() {
+        return infinite;
+    }
+
+    @Override
+    public synchronized int listenerConfirmations() {
+        return poller == null ? 0 : poller.confirmations();
+    }
+
+    // ---- keys as stored
+
+    /** A key as stored: the UTF-8 bytes of the prefixed, escaped key, or of its digest when longer. */
+    private Stored stored(String key) {
+        String text = StoredText.encode(keyPrefix + key);
+        byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+        if (bytes.length <= MAX_STORED_BYTES) {
+            return new Stored(key, bytes, null);
+        }
+        String digest = text.substring(0, text.offsetByCodePoints(0, 200)) + StoredText.ESCAPE + "h"
+                + HexFormat.of().formatHex(sha256(bytes));
+        return new Stored(key, digest.getBytes(StandardCharsets.UTF_8), text);
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A key as given, as stored ({@code bytes}), and the whole stored text when {@code bytes} is its digest. */
+    private record Stored(String key, byte[] bytes, String full) {
+
+        String id() {
+            return new String(bytes, StandardCharsets.ISO_8859_1);
+        }
+    }
+
+    /** The keys as stored, in the order rows are locked: their bytes ascending. */
+    private List<Stored> lockOrder(List<String> keys) {
+        List<Stored> stored = new ArrayList<>(keys.size());
+        for (String key : keys) {
+            stored.add(stored(key));
+        }
+        stored.sort((a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes()));
+        return stored;
+    }
+
+    /** The key as given of a row, or null for a row of another key prefix. */
+    private String keyOf(byte[] lockKey, String fullKey) {
+        String text = StoredText.decode(fullKey != null ? fullKey : new String(lockKey, StandardCharsets.UTF_8));
+        return text.startsWith(keyPrefix) ? text.substring(keyPrefix.length()) : null;
+    }
+
+    private static String marks(int count) {
+        return String.join(", ", java.util.Collections.nCopies(count, "?"));
+    }
+
+    private static int setKeys(PreparedStatement statement, int from, List<Stored> keys) throws SQLException {
+        int parameter = from;
+        for (Stored key : keys) {
+            statement.setBytes(parameter++, key.bytes());
+        }
+        return parameter;
+    }
+
+    private static LocalDateTime time(ResultSet rows, int column) throws SQLException {
+        return rows.getObject(column, LocalDateTime.class);
+    }
+
+    private static Instant instant(LocalDateTime time) {
+        return time.toInstant(ZoneOffset.UTC);
+    }
+
+    private static long micros(LocalDateTime time) {
+        Instant instant = instant(time);
+        return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
+    }
+
+    private String limit(int count) {
+        return dialect == Dialect.H2 ? " FETCH FIRST " + count + " ROWS ONLY" : " LIMIT " + count;
+    }
+
+    /** The database's time now (in the call's transaction). */
+    private LocalDateTime now(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT " + now);
+                ResultSet row = statement.executeQuery()) {
+            row.next();
+            return time(row, 1);
+        }
+    }
+
+    // ---- the rows of a call's keys
+
+    /** A key's row as locked by a call. */
+    private record Row(String ownerId, LocalDateTime acquiredAt, LocalDateTime expiresAt) {
+    }
+
+    /**
+     * Creates the rows of {@code keys} that are missing (free) and locks every one of them, in key order; returns
+     * the rows by {@link Stored#id()} and the database's time (read once they are locked).
+     */
+    private Map<String, Row> lockRows(Connection connection, List<Stored> keys, LocalDateTime[] time)
+            throws SQLException {
+        if (dialect == Dialect.H2) {
+            StringBuilder sql = new StringBuilder("MERGE INTO ").append(table).append(" t USING (VALUES ");
+            for (int i = 0; i < keys.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append("(CAST(? AS VARBINARY(1000)), CAST(? AS CHARACTER VARYING))");
+            }
+            sql.append(") s (k, f) ON t.lock_key = s.k WHEN NOT MATCHED THEN INSERT (lock_key, full_key, owner_id,"
+                    + " owner_desc, token, acquired_at, expires_at) VALUES (s.k, s.f, '', '', 0, ?, ?)");
+            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+                int parameter = 1;
+                for (Stored key : keys) {
+                    statement.setBytes(parameter++, key.bytes());
+                    statement.setString(parameter++, key.full());
+                }
+                statement.setObject(parameter++, NEVER);
+                statement.setObject(parameter, NEVER);
+                statement.executeUpdate();
+            }
+        } else {
+            StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (lock_key, full_key, owner_id,"
+                    + " owner_desc, token, acquired_at, expires_at) VALUES ");
+            for (int i = 0; i < keys.size(); i++) {
+                sql.append(i == 0 ? "" : ", ").append("(?, ?, '', '', 0, ?, ?)");
+            }
+            sql.append(" ON DUPLICATE KEY UPDATE lock_key = lock_key");
+            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+                int parameter = 1;
+                for (Stored key : keys) {
+                    statement.setBytes(parameter++, key.bytes());
+                    statement.setString(parameter++, key.full());
+                    statement.setObject(parameter++, NEVER);
+                    statement.setObject(parameter++, NEVER);
+                }
+                statement.executeUpdate();
+            }
+        }
+        return readRows(connection, keys, time);
+    }
+
+    /** Locks (and reads) the existing rows of {@code keys}, in key order, and reads the database's time. */
+    private Map<String, Row> readRows(Connection connection, List<Stored> keys, LocalDateTime[] time)
+            throws SQLException {
+        Map<String, Row> rows = new HashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, owner_id, acquired_at,"
+                + " expires_at, " + now + " FROM " + table + " WHERE lock_key IN (" + marks(keys.size())
+                + ") ORDER BY lock_key FOR UPDATE")) {
+            setKeys(statement, 1, keys);
+            try (ResultSet result = statement.executeQuery()) {
+                while (result.next()) {
+                    rows.put(new String(result.getBytes(1), StandardCharsets.ISO_8859_1),
+                            new Row(result.getString(2), time(result, 3), time(result, 4)));
+                    time[0] = time(result, 5);
+                }
+            }
+        }
+        if (time[0] == null) {
+            time[0] = now(connection);
+        }
+        return rows;
+    }
+
+    // ---- acquire
+
+    @Override
+    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
+        return tryAcquire(keys, owner, leaseMillis, null);
+    }
+
+    @Override
+    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
+        return tryAcquire(keys, owner, leaseMillis, ticket, UNBOUNDED_WAIT);
+    }
+
+    /**
+     * One transaction: the keys' rows locked, then taken if all are free and no older ticket of another node waits
+     * for one of them; else the ticket (if any) waits its turn in their queues, as {@code locks_acquire} does on
+     * PostgreSQL.
+     */
+    @Override
+    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket, long waitNanos) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("no keys to acquire");
+        }
+        if (leaseMillis < 0) {
+            throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
+        }
+        boolean forever = leaseMillis == 0;
+        long lease = forever ? infinite.leaseMillis() : leaseMillis;
+        List<Stored> given = keys.stream().map(this::stored).toList();
+        List<Stored> ordered = lockOrder(keys);
+        Attempt attempt;
+        try {
+            attempt = connections.run(connection -> transaction(connection, () -> "acquire " + keys,
+                    () -> acquire(connection, given, ordered, owner, lease, forever, ticket)), waitNanos);
+        } catch (OwnConnections.Busy e) {
+            throw busy("acquire " + keys, e);
+        } catch (SQLException e) {
+            LockUnavailableException failure = unavailable("acquire " + keys, e);
+            connections.afterAbandoned(failure, "release " + keys, connection -> transaction(connection,
+                    () -> "release " + keys, () -> releaseRows(connection, ordered.stream()
+                            .map(k -> new Ownership(k.key(), owner.id(), 0)).toList(), false)));
+            throw failure;
+        }
+        if (attempt.isTaken() && forever) {
+            infinite.keep(keys, owner.id());
+        }
+        return attempt;
+    }
+
+    private Attempt acquire(Connection connection, List<Stored> given, List<Stored> ordered, Owner owner, long lease,
+            boolean forever, Ticket ticket) throws SQLException {
+        LocalDateTime[] time = new LocalDateTime[1];
+        Map<String, Row> rows = lockRows(connection, ordered, time);
+        LocalDateTime at = time[0];
+        int held = 0; // 1-based position (in the given order) of the first key someone else holds
+        for (int i = 0; i < given.size() && held == 0; i++) {
+            Row row = rows.get(given.get(i).id());
+            if (row != null && row.expiresAt().isAfter(at) && !row.ownerId().equals(owner.id())) {
+                held = i + 1;
+            }
+        }
+        long order = ticket == null ? 0 : ticket.order();
+        int queued = queued(connection, given, owner.id(), order, at);
+        if (held == 0 && queued == 0) {
+            long token = nextToken(connection, at);
+            take(connection, ordered, owner, token, at, at.plus(lease, ChronoUnit.MILLIS), forever);
+            if (ticket != null) {
+                leave(connection, ordered, ticket.id(), null);
+            }
+            return Attempt.taken(token);
+        }
+        int blocked = held == 0 ? queued : queued == 0 ? held : Math.min(held, queued);
+        String blocker = given.get(blocked - 1).key();
+        if (ticket == null) {
+            connection.rollback(); // nothing to keep: rows created for this call go with it
+            return Attempt.heldBy(blocker, 0);
+        }
+        if (order <= 0) {
+            order = nextTicket(connection);
+        }
+        enqueueRows(connection, given.subList(0, blocked), ticket.id(), order, at.plus(ticket.leaseMillis(),
+                ChronoUnit.MILLIS));
+        if (blocked < given.size()) {
+            leave(connection, given.subList(blocked, given.size()), ticket.id(), at);
+        }
+        return Attempt.heldBy(blocker, order);
+    }
+
+    /**
+     * The 1-based position of the first of {@code keys} for which a live ticket of another node than
+     * {@code ownerId}'s, older than {@code order} (any, when 0), waits; 0 when none. Ids are {@code "<node>:<n>"}: a
+     * node orders its own waiters in its memory.
+     */
+    private int queued(Connection connection, List<Stored> keys, String ownerId, long order, LocalDateTime at)
+            throws SQLException {
+        String node = node(ownerId);
+        Set<String> blocking = new java.util.HashSet<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, ticket_id, ticket_order FROM "
+                + waiters + " WHERE lock_key IN (" + marks(keys.size()) + ") AND expires_at > ?")) {
+            int parameter = setKeys(statement, 1, keys);
+            statement.setObject(parameter, at);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    if (!node(rows.getString(2)).equals(node) && (order == 0 || rows.getLong(3) < order)) {
+                        blocking.add(new String(rows.getBytes(1), StandardCharsets.ISO_8859_1));
+                    }
+                }
+            }
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            if (blocking.contains(keys.get(i).id())) {
+                return i + 1;
+            }
+        }
+        return 0;
+    }
+
+    private static String node(String id) {
+        int colon = id.lastIndexOf(':');
+        return colon < 0 ? id : id.substring(0, colon);
+    }
+
+    /** The next fencing token: the counter plus one, at least the database's clock in microseconds. */
+    private long nextToken(Connection connection, LocalDateTime at) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + counters
+                + " SET counted = GREATEST(counted + 1, ?) WHERE name = 'fencing'")) {
+            statement.setLong(1, micros(at));
+            statement.executeUpdate();
+        }
+        return counter(connection, "fencing");
+    }
+
+    private long nextTicket(Connection connection) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + counters
+                + " SET counted = counted + 1 WHERE name = 'ticket'")) {
+            statement.executeUpdate();
+        }
+        return counter(connection, "ticket");
+    }
+
+    private long counter(Connection connection, String name) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT counted FROM " + counters
+                + " WHERE name = ?")) {
+            statement.setString(1, name);
+            try (ResultSet row = statement.executeQuery()) {
+                if (!row.next()) {
+                    throw new SQLException("the counter '" + name + "' is missing from " + counters + " (apply "
+                            + schema.scriptPath() + ")", "42S02");
+                }
+                return row.getLong(1);
+            }
+        }
+    }
+
+    private void take(Connection connection, List<Stored> keys, Owner owner, long token, LocalDateTime at,
+            LocalDateTime expires, boolean forever) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = ?,"
+                + " owner_desc = ?, token = ?, acquired_at = ?, expires_at = ?, infinite = ?, released_at = NULL"
+                + " WHERE lock_key IN (" + marks(keys.size()) + ")")) {
+            statement.setString(1, owner.id());
+            statement.setString(2, StoredText.encode(owner.description()));
+            statement.setLong(3, token);
+            statement.setObject(4, at);
+            statement.setObject(5, expires);
+            statement.setBoolean(6, forever);
+            setKeys(statement, 7, keys);
+            statement.executeUpdate();
+        }
+    }
+
+    /** Places (or refreshes) {@code ticketId} in the queues of {@code keys}. */
+    private void enqueueRows(Connection connection, List<Stored> keys, String ticketId, long order,
+            LocalDateTime expires) throws SQLException {
+        List<Stored> ordered = new ArrayList<>(keys);
+        ordered.sort((a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes()));
+        StringBuilder sql = new StringBuilder(dialect == Dialect.H2
+                ? "MERGE INTO " + waiters + " (lock_key, ticket_id, ticket_order, expires_at) KEY (lock_key, ticket_id)"
+                        + " VALUES "
+                : "INSERT INTO " + waiters + " (lock_key, ticket_id, ticket_order, expires_at) VALUES ");
+        for (int i = 0; i < ordered.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?)");
+        }
+        if (dialect != Dialect.H2) {
+            sql.append(" ON DUPLICATE KEY UPDATE expires_at = VALUES(expires_at)");
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+            int parameter = 1;
+            for (Stored key : ordered) {
+                statement.setBytes(parameter++, key.bytes());
+                statement.setString(parameter++, ticketId);
+                statement.setLong(parameter++, order);
+                statement.setObject(parameter++, expires);
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Takes {@code ticketId} out of the queues of {@code keys}; with {@code at}, the keys it left that are free are
+     * marked released, so that their next waiters on every node try again (the key may now be theirs).
+     */
+    private void leave(Connection connection, List<Stored> keys, String ticketId, LocalDateTime at)
+            throws SQLException {
+        int left;
+        try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + waiters
+                + " WHERE lock_key IN (" + marks(keys.size()) + ") AND ticket_id = ?")) {
+            int parameter = setKeys(statement, 1, keys);
+            statement.setString(parameter, ticketId);
+            left = statement.executeUpdate();
+        }
+        if (left > 0 && at != null) {
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET released_at = ?"
+                    + " WHERE lock_key IN (" + marks(keys.size()) + ") AND expires_at <= ?")) {
+                statement.setObject(1, at);
+                int parameter = setKeys(statement, 2, lockOrder(keys.stream().map(Stored::key).toList()));
+                statement.setObject(parameter, at);
+                if (statement.executeUpdate() > 0) {
+                    keys.forEach(key -> tell(key.key()));
+                }
+            }
+        }
+    }
+
+    @Override
+    public long enqueue(List<String> keys, Ticket ticket) {
+        return enqueue(keys, ticket, UNBOUNDED_WAIT);
+    }
+
+    @Override
+    public long enqueue(List<String> keys, Ticket ticket, long waitNanos) {
+        List<Stored> stored = keys.stream().map(this::stored).toList();
+        return run(() -> "queue a waiter for " + keys, waitNanos, connection -> {
+            LocalDateTime at = now(connection);
+            long order = ticket.order() > 0 ? ticket.order() : nextTicket(connection);
+            enqueueRows(connection, stored, ticket.id(), order, at.plus(ticket.leaseMillis(), ChronoUnit.MILLIS));
+            return order;
+        });
+    }
+
+    @Override
+    public void dequeue(List<String> keys, String ticketId) {
+        dequeue(keys, ticketId, UNBOUNDED_WAIT);
+    }
+
+    @Override
+    public void dequeue(List<String> keys, String ticketId, long waitNanos) {
+        List<Stored> stored = lockOrder(keys);
+        run(() -> "take a waiter for " + keys + " out of the queues", waitNanos, connection -> {
+            leave(connection, stored, ticketId, now(connection));
+            return null;
+        });
+    }
+
+    // ---- release, renew
+
+    @Override
+    public Set<String> release(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        infinite.forget(keys);
+        return run(() -> "release " + keysOf(keys), UNBOUNDED_WAIT, connection -> releaseRows(connection, keys, true));
+    }
+
+    /**
+     * Frees each key its owner still holds (owner id cleared, {@code released_at} set: the pollers of other nodes see
+     * it), and tells this node's waiters once committed. Returns the keys their owner no longer held (expired or
+     * taken).
+     */
+    private Set<String> releaseRows(Connection connection, List<Ownership> keys, boolean tell) throws SQLException {
+        Map<String, Ownership> byKey = new HashMap<>();
+        keys.forEach(k -> byKey.put(k.key(), k));
+        List<Stored> ordered = lockOrder(List.copyOf(byKey.keySet()));
+        LocalDateTime[] time = new LocalDateTime[1];
+        Map<String, Row> rows = readRows(connection, ordered, time);
+        List<Stored> freed = new ArrayList<>();
+        Set<String> lost = new LinkedHashSet<>();
+        for (Stored key : ordered) {
+            Row row = rows.get(key.id());
+            String owner = byKey.get(key.key()).ownerId();
+            if (row == null || !row.ownerId().equals(owner)) {
+                lost.add(key.key());
+                continue;
+            }
+            freed.add(key);
+            if (!row.expiresAt().isAfter(time[0])) {
+                lost.add(key.key());
+            }
+        }
+        free(connection, freed, time[0]);
+        if (tell) {
+            connection.commit();
+            freed.forEach(key -> tell(key.key()));
+        }
+        return lost;
+    }
+
+    /** Frees the rows of {@code keys} (locked by the caller) as released at {@code at}. */
+    private void free(Connection connection, List<Stored> keys, LocalDateTime at) throws SQLException {
+        if (keys.isEmpty()) {
+            return;
+        }
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
+                + " owner_desc = '', infinite = FALSE, expires_at = ?, released_at = ? WHERE lock_key IN ("
+                + marks(keys.size()) + ")")) {
+            statement.setObject(1, at);
+            statement.setObject(2, at);
+            setKeys(statement, 3, keys);
+            statement.executeUpdate();
+        }
+    }
+
+    @Override
+    public boolean holdsAtLeast() {
+        return true;
+    }
+
+    /**
+     * As {@code locks_release_held} on PostgreSQL: a key closed before its hold-at-least time is held over in its row
+     * (owner id marked {@value #HELD_SUFFIX}, {@code expires_at} at its {@code acquired_at} plus the hold).
+     */
+    @Override
+    public Held releaseHeld(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return new Held(Set.of(), Map.of());
+        }
+        infinite.forget(keys);
+        List<Long> pairs = run(() -> "release " + keysOf(keys), UNBOUNDED_WAIT, connection -> {
+            List<Stored> ordered = lockOrder(keysOf(keys));
+            LocalDateTime[] time = new LocalDateTime[1];
+            Map<String, Row> rows = readRows(connection, ordered, time);
+            LocalDateTime at = time[0];
+            List<Long> result = new ArrayList<>();
+            List<Stored> freed = new ArrayList<>();
+            for (int i = 0; i < keys.size(); i++) {
+                Ownership key = keys.get(i);
+                Stored stored = stored(key.key());
+                Row row = rows.get(stored.id());
+                if (row == null || !(row.ownerId().equals(key.ownerId())
+                        || row.ownerId().equals(key.ownerId() + HELD_SUFFIX))) {
+                    result.addAll(List.of(i + 1L, 0L));
+                    continue;
+                }
+                LocalDateTime until = row.acquiredAt().plus(key.holdMillis(), ChronoUnit.MILLIS);
+                if (row.expiresAt().isAfter(at) && until.isAfter(at)) {
+                    try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
+                            + " SET owner_id = ?, expires_at = ?, infinite = FALSE WHERE lock_key = ?")) {
+                        statement.setString(1, key.ownerId() + HELD_SUFFIX);
+                        statement.setObject(2, until);
+                        statement.setBytes(3, stored.bytes());
+                        statement.executeUpdate();
+                    }
+                    long micros = micros(until) - micros(at);
+                    result.addAll(List.of(i + 1L, (micros + 999) / 1000));
+                    continue;
+                }
+                freed.add(stored);
+                if (!row.expiresAt().isAfter(at) && row.ownerId().equals(key.ownerId())) {
+                    result.addAll(List.of(i + 1L, 0L)); // its lease had run out before the release
+                }
+            }
+            freed.sort((a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes()));
+            free(connection, freed, at);
+            connection.commit();
+            freed.forEach(key -> tell(key.key()));
+            return result;
+        });
+        return Held.ofPairs(keys, pairs);
+    }
+
+    @Override
+    public Set<String> renew(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        return run(() -> "renew " + keys.size() + " locks", UNBOUNDED_WAIT, connection -> {
+            List<Stored> ordered = lockOrder(keysOf(keys));
+            Map<String, Ownership> byKey = new HashMap<>();
+            keys.forEach(k -> byKey.put(k.key(), k));
+            LocalDateTime[] time = new LocalDateTime[1];
+            Map<String, Row> rows = readRows(connection, ordered, time);
+            Set<String> lost = new LinkedHashSet<>();
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
+                    + " SET expires_at = ? WHERE lock_key = ?")) {
+                boolean any = false;
+                for (Stored key : ordered) {
+                    Ownership ownership = byKey.get(key.key());
+                    Row row = rows.get(key.id());
+                    if (row == null || !row.ownerId().equals(ownership.ownerId()) || !row.expiresAt().isAfter(time[0])) {
+                        lost.add(key.key());
+                        continue;
+                    }
+                    long lease = ownership.leaseMillis() == 0 ? infinite.leaseMillis() : ownership.leaseMillis();
+                    statement.setObject(1, time[0].plus(Math.max(1, lease), ChronoUnit.MILLIS));
+                    statement.setBytes(2, key.bytes());
+                    statement.addBatch();
+                    any = true;
+                }
+                if (any) {
+                    statement.executeBatch();
+                }
+            }
+            return lost;
+        });
+    }
+
+    // ---- listing, force release, sweep
+
+    @Override
+    public List<RemoteLock> scan(int batchSize) {
+        return scan(batchSize, Integer.MAX_VALUE);
+    }
+
+    @Override
+    public List<RemoteLock> scan(int batchSize, int limit) {
+        if (batchSize <= 0) {
+            throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
+        }
+        String prefix = StoredText.encode(keyPrefix);
+        String upperText = JdbcLockStore.upperBound(prefix);
+        byte[] upper = upperText == null ? null : upperText.getBytes(StandardCharsets.UTF_8);
+        byte[][] after = {prefix.getBytes(StandardCharsets.UTF_8)};
+        List<RemoteLock> locks = new ArrayList<>();
+        while (locks.size() < limit) {
+            int size = Math.min(batchSize, limit - locks.size());
+            byte[] from = after[0];
+            int[] read = {0};
+            List<RemoteLock> batch = run(() -> "list the locks in " + table, UNBOUNDED_WAIT, connection -> {
+                try (PreparedStatement statement = connection.prepareStatement(columns() + " WHERE lock_key > ?"
+                        + (upper == null ? "" : " AND lock_key < ?") + " AND owner_id <> '' AND expires_at > " + now
+                        + " ORDER BY lock_key" + limit(size))) {
+                    statement.setBytes(1, from);
+                    if (upper != null) {
+                        statement.setBytes(2, upper);
+                    }
+                    return locks(statement, after, read);
+                }
+            });
+            locks.addAll(batch);
+            if (read[0] < size) {
+                break;
+            }
+        }
+        return locks;
+    }
+
+    private String columns() {
+        return "SELECT lock_key, full_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite FROM "
+                + table;
+    }
+
+    private List<RemoteLock> locks(PreparedStatement statement, byte[][] last, int[] read) throws SQLException {
+        List<RemoteLock> locks = new ArrayList<>();
+        try (ResultSet rows = statement.executeQuery()) {
+            while (rows.next()) {
+                read[0]++;
+                last[0] = rows.getBytes(1);
+                String key = keyOf(last[0], rows.getString(2));
+                if (key != null) {
+                    locks.add(new RemoteLock(key, rows.getString(3), StoredText.decode(rows.getString(4)),
+                            rows.getLong(5), instant(time(rows, 6)),
+                            rows.getBoolean(8) ? Instant.MAX : instant(time(rows, 7))));
+                }
+            }
+        }
+        return locks;
+    }
+
+    @Override
+    public RemoteLock get(String key) {
+        StoreKeys.requireValid(key);
+        Stored stored = stored(key);
+        List<RemoteLock> found = run(() -> "read the lock on '" + key + "'", UNBOUNDED_WAIT, connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(columns()
+                    + " WHERE lock_key = ? AND owner_id <> '' AND expires_at > " + now)) {
+                statement.setBytes(1, stored.bytes());
+                return locks(statement, new byte[1][], new int[1]);
+            }
+        });
+        return found.isEmpty() ? null : found.get(0);
+    }
+
+    @Override
+    public boolean forceRelease(String key) {
+        StoreKeys.requireValid(key);
+        Stored stored = stored(key);
+        boolean found = run(() -> "force-release '" + key + "'", UNBOUNDED_WAIT, connection -> {
+            LocalDateTime at = now(connection);
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
+                    + " owner_desc = '', infinite = FALSE, expires_at = ?, released_at = ? WHERE lock_key = ?"
+                    + " AND owner_id <> ''")) {
+                statement.setObject(1, at);
+                statement.setObject(2, at);
+                statement.setBytes(3, stored.bytes());
+                return statement.executeUpdate() > 0;
+            }
+        });
+        tell(key);
+        return found;
+    }
+
+    @Override
+    public void ping() {
+        try {
+            connections.ping();
+        } catch (SQLException e) {
+            throw unavailable("reach the database", e);
+        }
+    }
+
+    /**
+     * Frees up to {@code limit} expired locks of any node (marked released: their waiters everywhere try again),
+     * deletes rows free for a minute (the pollers have seen them) and up to {@code limit} expired tickets. Returns how
+     * many locks were freed.
+     */
+    @Override
+    public int purge(int limit) {
+        return run(() -> "remove expired locks from " + table, UNBOUNDED_WAIT, connection -> {
+            LocalDateTime at = now(connection);
+            int freed;
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
+                    + " owner_desc = '', infinite = FALSE, released_at = ? WHERE owner_id <> '' AND expires_at <= ?"
+                    + limit(limit))) {
+                statement.setObject(1, at);
+                statement.setObject(2, at);
+                freed = statement.executeUpdate();
+            }
+            LocalDateTime old = at.minus(FREE_ROW_MILLIS, ChronoUnit.MILLIS);
+            try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + table
+                    + " WHERE owner_id = '' AND expires_at < ? AND (released_at IS NULL OR released_at < ?)"
+                    + limit(limit))) {
+                statement.setObject(1, old);
+                statement.setObject(2, old);
+                statement.executeUpdate();
+            }
+            try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + waiters
+                    + " WHERE expires_at <= ?" + limit(limit))) {
+                statement.setObject(1, at);
+                statement.executeUpdate();
+            }
+            return freed;
+        });
+    }
+
+    // ---- releases of other nodes
+
+    /**
+     * Starts the poller: one query every poll interval for the keys released since the last (on any node), unless
+     * notification is off. Releases on this node are told at once.
+     */
+    @Override
+    public synchronized boolean subscribe(Consumer<String> released, Runnable missed) {
+        Objects.requireNonNull(released, "released");
+        Objects.requireNonNull(missed, "missed");
+        if (pollMillis <= 0) {
+            return false;
+        }
+        if (poller != null) {
+            throw new IllegalStateException("this JDBC lock store already polls for releases (one poller per node)");
+        }
+        this.released = released;
+        poller = new ReleasePoller(pollMillis, this::poll, released, missed);
+        return true;
+    }
+
+    /** The keys released after {@code since} (the database's time): their key and time, and the time now. */
+    private ReleasePoller.Batch poll(LocalDateTime since) throws SQLException {
+        return connections.run(connection -> {
+            List<ReleasePoller.Release> releases = new ArrayList<>();
+            LocalDateTime at;
+            try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, full_key, released_at, "
+                    + now + " FROM " + table + " WHERE released_at > ? UNION ALL SELECT NULL, NULL, NULL, " + now
+                    + (dialect == Dialect.H2 ? "" : " FROM DUAL"))) {
+                statement.setObject(1, since == null ? LocalDateTime.now(ZoneOffset.UTC).plusYears(100) : since);
+                at = null;
+                try (ResultSet rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        at = time(rows, 4);
+                        byte[] lockKey = rows.getBytes(1);
+                        if (lockKey != null) {
+                            String key = keyOf(lockKey, rows.getString(2));
+                            if (key != null) {
+                                releases.add(new ReleasePoller.Release(key, time(rows, 3)));
+                            }
+                        }
+                    }
+                }
+            }
+            if (!connection.getAutoCommit()) {
+                connection.commit();
+            }
+            return new ReleasePoller.Batch(at, releases);
+        }, TimeUnit.MILLISECONDS.toNanos(Math.max(pollMillis, timeoutMillis)));
+    }
+
+    /** Tells this node's waiters that {@code key} was released here. */
+    private void tell(String key) {
+        Consumer<String> listener = released;
+        if (listener != null) {
+            listener.accept(key);
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        infinite.close();
+        if (poller != null) {
+            poller.close();
+            poller = null;
+        }
+        connections.close();
+    }
+
+    // ---- transactions
+
+    /** A body of statements in one transaction. */
+    @FunctionalInterface
+    private interface Body<T> {
+        T run() throws SQLException;
+    }
+
+    private <T> T run(Supplier<String> what, long waitNanos, OwnConnections.Call<T> call) {
+        try {
+            return connections.run(connection -> transaction(connection, what, () -> call.on(connection)), waitNanos);
+        } catch (OwnConnections.Busy e) {
+            throw busy(what.get(), e);
+        } catch (SQLException e) {
+            throw unavailable(what.get(), e);
+        }
+    }
+
+    /**
+     * Runs {@code body} in a transaction of its own and commits it (a body may commit itself first); a deadlock
+     * victim, lock-wait timeout, duplicate key or serialization failure is rolled back and the body runs again, within
+     * the timeout, after a short random pause (logged at DEBUG only: the database's concurrency is this store's
+     * business, SPEC 9).
+     */
+    private <T> T transaction(Connection connection, Supplier<String> what, Body<T> body) throws SQLException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
+        if (connection.getAutoCommit()) {
+            connection.setAutoCommit(false); // the store's own connection: it stays so
+        }
+        for (int attempt = 1;; attempt++) {
+            try {
+                T result = body.run();
+                connection.commit();
+                return result;
+            } catch (SQLException e) {
+                rollbackQuietly(connection);
+                if (!concurrencyError(e) || System.nanoTime() - deadline > 0) {
+                    throw e;
+                }
+                int tries = attempt;
+                LOG.log(Level.DEBUG, () -> "retrying (" + tries + ") to " + what.get() + " after a concurrent"
+                        + " transaction's conflict: " + e.getMessage());
+                pause(attempt);
+            }
+        }
+    }
+
+    /** A deadlock victim, a lock-wait timeout, a duplicate key, a serialization failure (MariaDB, MySQL, H2). */
+    static boolean concurrencyError(SQLException e) {
+        for (SQLException cause = e; cause != null; cause = cause.getNextException()) {
+            int code = cause.getErrorCode();
+            String state = String.valueOf(cause.getSQLState());
+            if (code == 1213 || code == 1205 || code == 1062 || code == 1020 || state.equals("40001")
+                    || state.equals("23505") || state.equals("HYT00") || code == 50200 || code == 90131
+                    || code == 40001 || code == 23505) {
+                return true;
+            }
+            if (cause.getNextException() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private static void pause(int attempt) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L + Math.min(attempt, 10) * 2L));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // kept for the caller; the retry goes on
+        }
+    }
+
+    private static void rollbackQuietly(Connection connection) {
+        try {
+            connection.rollback();
+        } catch (SQLException ignored) {
+            // a broken connection: OwnConnections replaces it
+        }
+    }
+
+    private StoreBusyException busy(String what, OwnConnections.Busy e) {
+        return new StoreBusyException("The JDBC lock store could not " + what + " in time: " + e.getMessage() + ".");
+    }
+
+    private LockUnavailableException unavailable(String what, SQLException e) {
+        return new LockUnavailableException("JDBC lock store (" + dialect.product() + ", table " + table
+                + ") could not " + what + ": " + e.getMessage() + " (is the database reachable, and its schema in"
+                + " place? see " + schema.scriptPath() + ")", e);
+    }
+
+    private static List<String> keysOf(List<Ownership> keys) {
+        return keys.stream().map(Ownership::key).toList();
+    }
+}

@@ -1,0 +1,17 @@
+package dev.locks.jdbc;
+
+import dev.locks.jdbc.test.H2DatabaseExtension;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Two nodes on H2 (in memory). */
+class H2LockNodesTest extends StatementLockNodes {
+
+    @RegisterExtension
+    static final H2DatabaseExtension h2 = new H2DatabaseExtension();
+
+    @Override
+    protected DataSource dataSource() {
+        return h2.dataSource();
+    }
+}

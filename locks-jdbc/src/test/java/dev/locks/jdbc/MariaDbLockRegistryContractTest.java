@@ -1,0 +1,32 @@
+package dev.locks.jdbc;
+
+import dev.locks.jdbc.test.MariaDbServer;
+import dev.locks.jdbc.test.MariaDbServerExtension;
+import dev.locks.AcquireOptions;
+import dev.locks.LockRegistry;
+import dev.locks.contract.AsyncAcquireContract;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The JDBC registry on MariaDB, through MariaDB Connector/J, passes the lock contract. */
+class MariaDbLockRegistryContractTest extends StatementLockRegistryContract {
+
+    @RegisterExtension
+    static final MariaDbServerExtension mariadb = new MariaDbServerExtension(MariaDbServer.Driver.MARIADB);
+
+    @Override
+    protected DataSource dataSource() {
+        return mariadb.dataSource();
+    }
+
+    /** {@link dev.locks.LockRegistry#acquireAsync} on the same backend. */
+    @Nested
+    class AsyncAcquire extends AsyncAcquireContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return MariaDbLockRegistryContractTest.this.newRegistry(defaults);
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package dev.locks.jdbc;
+
+import dev.locks.jdbc.test.MariaDbServer;
+import dev.locks.jdbc.test.MariaDbServerExtension;
+import dev.locks.AcquireOptions;
+import dev.locks.LockRegistry;
+import dev.locks.contract.AsyncAcquireContract;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The JDBC registry through MySQL Connector/J passes the lock contract: on MariaDB, as MySQL 8 itself cannot be
+ * installed here (the MySQL dialect runs the same statements).
+ */
+class MySqlDriverLockRegistryContractTest extends StatementLockRegistryContract {
+
+    @RegisterExtension
+    static final MariaDbServerExtension mariadb = new MariaDbServerExtension(MariaDbServer.Driver.MYSQL);
+
+    @Override
+    protected DataSource dataSource() {
+        return mariadb.dataSource();
+    }
+
+    /** {@link dev.locks.LockRegistry#acquireAsync} on the same backend. */
+    @Nested
+    class AsyncAcquire extends AsyncAcquireContract {
+
+        @Override
+        protected LockRegistry newRegistry(AcquireOptions defaults) {
+            return MySqlDriverLockRegistryContractTest.this.newRegistry(defaults);
+        }
+    }
+}
