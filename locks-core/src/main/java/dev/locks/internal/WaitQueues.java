@@ -207,6 +207,7 @@ final class WaitQueues {
             return;
         }
         Waiter next = null;
+        List<Waiter> after = List.of();
         synchronized (queue) {
             boolean wasFirst = !queue.waiters.isEmpty() && queue.waiters.first() == waiter;
             boolean wasHead = !fair && !waiter.isAsync() && !waiter.took
@@ -221,12 +222,21 @@ final class WaitQueues {
                 next = queue.waiters.first();
             } else if (!fair && waiter.isAsync()) {
                 next = queue.firstAsync(null, ANY);
-            } else if (wasHead) {
-                next = queue.first(null, STORE, false);
+            }
+            if (!fair && !queue.waiters.isEmpty()) {
+                if (wasHead) {
+                    after = queue.heads(null, STORE);
+                }
+                if (waiter.exclusive) {
+                    after = queue.sharedBehind(waiter, after); // they may wait behind it (olderWriter)
+                }
             }
         }
         if (next != null) {
             next.signal();
+        }
+        for (Waiter waiting : after) {
+            waiting.signal();
         }
     }
 
@@ -254,8 +264,7 @@ final class WaitQueues {
             Waiter async;
             synchronized (this) {
                 if (whose == STORE) {
-                    Waiter head = first(except, STORE, false);
-                    all = head == null ? new Waiter[0] : new Waiter[] {head};
+                    all = heads(except, STORE).toArray(new Waiter[0]);
                 } else {
                     all = threads(except, whose);
                 }
@@ -267,6 +276,39 @@ final class WaitQueues {
             if (async != null) {
                 async.signal();
             }
+        }
+
+        /**
+         * The waiting threads at the head of the queue for a release of {@code whose} ({@code except} left out): the
+         * one the store lets in first, and when it takes the key shared, every thread that takes it shared (they may
+         * all hold it together; an exclusive one among them would only be refused).
+         */
+        synchronized List<Waiter> heads(Waiter except, int whose) {
+            Waiter head = first(except, whose, false);
+            if (head == null) {
+                return List.of();
+            }
+            if (head.exclusive) {
+                return List.of(head);
+            }
+            List<Waiter> readers = new ArrayList<>();
+            for (Waiter waiter : waiters) {
+                if (!waiter.isAsync() && waiter != except && wakes(waiter, whose) && !waiter.exclusive) {
+                    readers.add(waiter);
+                }
+            }
+            return readers;
+        }
+
+        /** {@code also} and the shared waiters younger than {@code writer}, which may have waited behind it. */
+        synchronized List<Waiter> sharedBehind(Waiter writer, List<Waiter> also) {
+            List<Waiter> woken = new ArrayList<>(also);
+            for (Waiter waiter : waiters) {
+                if (waiter.order > writer.order && !waiter.exclusive && !woken.contains(waiter)) {
+                    woken.add(waiter);
+                }
+            }
+            return woken;
         }
 
         /** The waiting threads ({@code except} left out) that a release of {@code whose} wakes. */
