@@ -649,7 +649,7 @@ public final class LockEngine implements AutoCloseable {
         String key = lease.keys[i];
         if (!(reenter && holds.holds(key, caller, false, nowNanos))) {
             Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
-            if (older == null && lease.permits == SharedHolds.SHARED) {
+            if (older == null && lease.permits == SharedHolds.SHARED && !backing.ordersOwnWaiters()) {
                 older = queues.olderWriter(key, waiter);
             }
             if (older != null) {
