@@ -40,11 +40,7 @@ if busy then
 end
 
 if blocked == 0 then
-  local floor = tonumber(ARGV[10])
-  if ARGV[11] == '1' then
-    floor = math.max(floor, tonumber(at) - 1)
-  end
-  local token = issue(counter, time, floor)
+  local token = leaseToken(counter, time, at)
   local value = lockValue(ARGV[1], token, at, ARGV[4], ARGV[2])
   for i = 1, n do
     redis.call('SET', KEYS[i], value, 'PX', ARGV[3])

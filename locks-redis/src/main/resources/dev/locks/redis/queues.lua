@@ -26,6 +26,16 @@ local function issue(counter, time, floor)
   return value
 end
 
+-- The token of a lease taken now (`at`: the server's clock in microseconds, as a string): above the floor
+-- ARGV[10] and, when ARGV[11] is '1', at least the clock (the acquire scripts' arguments: see acquire.lua).
+local function leaseToken(counter, time, at)
+  local floor = tonumber(ARGV[10])
+  if ARGV[11] == '1' then
+    floor = math.max(floor, tonumber(at) - 1)
+  end
+  return issue(counter, time, floor)
+end
+
 -- Makes `key` live at least `ms` more milliseconds (a queue lives as long as its longest-living ticket).
 local function keep(key, ms)
   if redis.call('PTTL', key) < ms then

@@ -53,11 +53,7 @@ for i = 1, n do
 end
 
 if blocked == 0 then
-  local floor = tonumber(ARGV[10])
-  if ARGV[11] == '1' then
-    floor = math.max(floor, tonumber(at) - 1)
-  end
-  local token = issue(counter, time, floor)
+  local token = leaseToken(counter, time, at)
   local member = ARGV[12] .. '|' .. lockValue(ARGV[1], token, at, ARGV[4], ARGV[2])
   local lease = tonumber(ARGV[3])
   for i = 1, n do
