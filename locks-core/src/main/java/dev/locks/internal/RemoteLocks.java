@@ -215,8 +215,25 @@ final class RemoteLocks implements AutoCloseable {
         try {
             return store.releaseShared(ownerships);
         } catch (LockUnavailableException e) {
-            LOG.log(Level.WARNING, () -> "could not release the shared or counted holds of "
-                    + Keys.describe(keysOf(ownerships)) + " in the lock store; they expire after their lease", e);
+            Set<String> unreached = StoreRetries.unreached(e);
+            List<Ownership> left = ownerships.stream()
+                    .filter(ownership -> unreached == null || unreached.contains(ownership.key())).toList();
+            if (maintenance.isClosed()) {
+                LOG.log(Level.WARNING, () -> "could not release the shared or counted places of "
+                        + Keys.describe(keysOf(left)) + " in the lock store; they expire after their lease", e);
+            } else {
+                LOG.log(Level.WARNING, () -> "could not release the shared or counted places of "
+                        + Keys.describe(keysOf(left)) + " in the lock store; retrying in the background until it"
+                        + " succeeds or their lease ran out", e);
+                long latest = clock.nanoTime() + infiniteLeaseMillis * 1_000_000;
+                for (SharedLease lease : leases) {
+                    long expires = lease.expiresNanos();
+                    if (expires != Long.MAX_VALUE && expires - latest > 0) {
+                        latest = expires;
+                    }
+                }
+                retries.releaseShared(left, latest);
+            }
             return e instanceof PartlyUnavailableException partly ? partly.lost() : Set.of();
         }
     }
