@@ -463,11 +463,6 @@ final class RemoteLocks implements AutoCloseable {
      */
     private void undoLater(List<String> keys, Set<String> unreached, String ownerId, long timeoutNanos,
             boolean shared) {
-        if (shared) { // the release retries are exclusive releases: these places expire after their lease
-            LOG.log(Level.WARNING, () -> "could not undo a shared or counted acquire of " + Keys.describe(keys)
-                    + " in the lock store; its places there expire after their lease");
-            return;
-        }
         List<Ownership> left = new ArrayList<>(unreached.size());
         for (String key : keys) {
             if (unreached.contains(key)) {
@@ -476,7 +471,11 @@ final class RemoteLocks implements AutoCloseable {
         }
         if (!left.isEmpty()) {
             long leaseNanos = timeoutNanos == Nanos.NEVER ? infiniteLeaseMillis * 1_000_000 : timeoutNanos;
-            retries.release(left, clock.nanoTime() + leaseNanos);
+            if (shared) {
+                retries.releaseShared(left, clock.nanoTime() + leaseNanos);
+            } else {
+                retries.release(left, clock.nanoTime() + leaseNanos);
+            }
         }
     }
 
