@@ -105,6 +105,12 @@ interface Backing extends AutoCloseable {
      */
     boolean holdsShared();
 
+    /**
+     * Whether the backing orders this node's waiters among themselves (fair queues in memory, or a store whose queues
+     * count a node's own tickets); if not, the engine keeps newer shared acquirers behind an older exclusive waiter.
+     */
+    boolean ordersOwnWaiters();
+
     /** Whether the holds of {@link SharedHolds} live in the backing too, which then lists and frees them. */
     boolean sharesHolds();
 

@@ -118,7 +118,7 @@ public final class LockEngine implements AutoCloseable {
         this.queues = new WaitQueues(store == null);
         this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
                 ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()), store != null);
-        this.holds = new SharedHolds(queues, observer::onStaleRemoved);
+        this.holds = new SharedHolds(queues, this::staleRemoved);
         this.listing = new Listing(table, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
         this.backing = store == null ? new MemoryBacking(table, clock, observer, listing, maintenance)
@@ -657,7 +657,7 @@ public final class LockEngine implements AutoCloseable {
         String key = lease.keys[i];
         if (!(reenter && holds.holds(key, caller, false, nowNanos))) {
             Blocker older = olderWaiter(key, waiter, caller, reenter, nowNanos);
-            if (older == null && lease.permits == SharedHolds.SHARED) {
+            if (older == null && lease.permits == SharedHolds.SHARED && !backing.ordersOwnWaiters()) {
                 older = queues.olderWriter(key, waiter);
             }
             if (older != null) {
@@ -788,6 +788,21 @@ public final class LockEngine implements AutoCloseable {
         }
         if (left == 0) {
             table.removeReleased(lease);
+        }
+    }
+
+    /**
+     * A stale shared or counted lease left this node's groups: count it, and free a dead owner's places in the store
+     * (its permit would else keep other nodes out until its lock timeout).
+     */
+    private void staleRemoved(SharedLease lease, StaleReason reason, Remover by) {
+        observer.onStaleRemoved(reason, by);
+        if (reason == StaleReason.DEAD_OWNER && backing.sharesHolds() && lease.token != 0) { // an expired one ran out there too
+            try {
+                backing.releaseShared(lease);
+            } catch (RuntimeException e) {
+                // its places expire after their lease
+            }
         }
     }
 

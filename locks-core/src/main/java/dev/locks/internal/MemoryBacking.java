@@ -168,6 +168,11 @@ final class MemoryBacking implements Backing {
     }
 
     @Override
+    public boolean ordersOwnWaiters() {
+        return true; // the queues are fair
+    }
+
+    @Override
     public Blocker takeShared(SharedLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
         return null; // joined in the groups is taken
     }

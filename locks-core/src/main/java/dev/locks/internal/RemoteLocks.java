@@ -218,8 +218,25 @@ final class RemoteLocks implements AutoCloseable {
         try {
             return store.releaseShared(ownerships);
         } catch (LockUnavailableException e) {
-            LOG.log(Level.WARNING, () -> "could not release the shared or counted holds of "
-                    + Keys.describe(keysOf(ownerships)) + " in the lock store; they expire after their lease", e);
+            Set<String> unreached = StoreRetries.unreached(e);
+            List<Ownership> left = ownerships.stream()
+                    .filter(ownership -> unreached == null || unreached.contains(ownership.key())).toList();
+            if (maintenance.isClosed()) {
+                LOG.log(Level.WARNING, () -> "could not release the shared or counted places of "
+                        + Keys.describe(keysOf(left)) + " in the lock store; they expire after their lease", e);
+            } else {
+                LOG.log(Level.WARNING, () -> "could not release the shared or counted places of "
+                        + Keys.describe(keysOf(left)) + " in the lock store; retrying in the background until it"
+                        + " succeeds or their lease ran out", e);
+                long latest = clock.nanoTime() + infiniteLeaseMillis * 1_000_000;
+                for (SharedLease lease : leases) {
+                    long expires = lease.expiresNanos();
+                    if (expires != Long.MAX_VALUE && expires - latest > 0) {
+                        latest = expires;
+                    }
+                }
+                retries.releaseShared(left, latest);
+            }
             return e instanceof PartlyUnavailableException partly ? partly.lost() : Set.of();
         }
     }
@@ -449,11 +466,6 @@ final class RemoteLocks implements AutoCloseable {
      */
     private void undoLater(List<String> keys, Set<String> unreached, String ownerId, long timeoutNanos,
             boolean shared) {
-        if (shared) { // the release retries are exclusive releases: these places expire after their lease
-            LOG.log(Level.WARNING, () -> "could not undo a shared or counted acquire of " + Keys.describe(keys)
-                    + " in the lock store; its places there expire after their lease");
-            return;
-        }
         List<Ownership> left = new ArrayList<>(unreached.size());
         for (String key : keys) {
             if (unreached.contains(key)) {
@@ -462,7 +474,11 @@ final class RemoteLocks implements AutoCloseable {
         }
         if (!left.isEmpty()) {
             long leaseNanos = timeoutNanos == Nanos.NEVER ? infiniteLeaseMillis * 1_000_000 : timeoutNanos;
-            retries.release(left, clock.nanoTime() + leaseNanos);
+            if (shared) {
+                retries.releaseShared(left, clock.nanoTime() + leaseNanos);
+            } else {
+                retries.release(left, clock.nanoTime() + leaseNanos);
+            }
         }
     }
 

@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BiConsumer;
 
 /**
  * The keys held shared or by permits in memory: per key a {@link Group} of {@link SharedLease}s, beside the
@@ -28,9 +27,18 @@ final class SharedHolds {
     /** Set before the first group: until then exclusive acquirers need not look here. */
     private volatile boolean used;
     private final WaitQueues queues;
-    private final BiConsumer<StaleReason, Remover> staleRemoved;
+    private final StaleRemoved staleRemoved;
 
-    SharedHolds(WaitQueues queues, BiConsumer<StaleReason, Remover> staleRemoved) {
+    /** Told of each stale lease removed from a group (a dead owner's, an expired one), after it was marked lost. */
+    interface StaleRemoved {
+        void removed(SharedLease lease, StaleReason reason, Remover by);
+    }
+
+    /** A stale member pruned from a group, and why. */
+    private record Stale(SharedLease lease, StaleReason reason) {
+    }
+
+    SharedHolds(WaitQueues queues, StaleRemoved staleRemoved) {
         this.queues = queues;
         this.staleRemoved = staleRemoved;
     }
@@ -83,7 +91,7 @@ final class SharedHolds {
         used = true;
         for (;;) {
             Group group = groups.computeIfAbsent(key, k -> new Group(k, lease.permits));
-            List<StaleReason> stale;
+            List<Stale> stale;
             int mismatch = 0;
             Blocker blocked = null;
             synchronized (group) {
@@ -125,7 +133,7 @@ final class SharedHolds {
         if (group == null) {
             return null;
         }
-        List<StaleReason> stale;
+        List<Stale> stale;
         Blocker blocked = null;
         int mismatch = 0;
         synchronized (group) {
@@ -210,8 +218,8 @@ final class SharedHolds {
      * stale ones are marked lost and returned, to be counted. Under the group's monitor; the group stays in the map
      * even when empty (a joiner is about to join it): the caller drops it ({@link #dropIfEmpty}) when not.
      */
-    private List<StaleReason> prune(Group group, long nowNanos) {
-        List<StaleReason> stale = null;
+    private List<Stale> prune(Group group, long nowNanos) {
+        List<Stale> stale = null;
         boolean any = false;
         for (int i = group.members.size() - 1; i >= 0; i--) {
             SharedLease member = group.members.get(i);
@@ -224,7 +232,7 @@ final class SharedHolds {
                     if (stale == null) {
                         stale = new ArrayList<>(1);
                     }
-                    stale.add(reason);
+                    stale.add(new Stale(member, reason));
                 }
             }
         }
@@ -235,9 +243,9 @@ final class SharedHolds {
     }
 
     /** Counts the stale members removed from {@code key}'s group and wakes its waiters. */
-    private void removed(String key, List<StaleReason> stale, Remover by) {
-        for (StaleReason reason : stale) {
-            staleRemoved.accept(reason, by);
+    private void removed(String key, List<Stale> stale, Remover by) {
+        for (Stale each : stale) {
+            staleRemoved.removed(each.lease(), each.reason(), by);
         }
         if (!stale.isEmpty()) {
             queues.released(key, null, true);
@@ -248,7 +256,7 @@ final class SharedHolds {
     int sweep(long nowNanos) {
         int count = 0;
         for (Group group : groups.values()) {
-            List<StaleReason> stale;
+            List<Stale> stale;
             synchronized (group) {
                 stale = prune(group, nowNanos);
                 dropIfEmpty(group);

@@ -32,12 +32,14 @@ final class StoreBacking implements Backing {
 
     private final boolean holdsAtLeast;
     private final boolean holdsShared;
+    private final boolean ordersOwnWaiters;
 
     StoreBacking(RemoteLockStore store, WaitQueues queues, LockTable table, LocksClock clock, LocksObserver observer,
             Maintenance maintenance, int batchSize, String application) {
         this.remote = new RemoteLocks(store, clock, maintenance, queues, application);
         this.holdsAtLeast = store.holdsAtLeast();
         this.holdsShared = store.holdsShared();
+        this.ordersOwnWaiters = store.queuesOwnWaiters();
         this.table = table;
         this.clock = clock;
         this.observer = observer;
@@ -156,6 +158,11 @@ final class StoreBacking implements Backing {
     @Override
     public boolean sharesHolds() {
         return true;
+    }
+
+    @Override
+    public boolean ordersOwnWaiters() {
+        return ordersOwnWaiters;
     }
 
     @Override

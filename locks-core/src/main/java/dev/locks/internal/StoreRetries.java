@@ -28,8 +28,8 @@ final class StoreRetries {
 
     private static final System.Logger LOG = System.getLogger(StoreRetries.class.getName());
 
-    /** A release to retry until {@code deadlineNanos}. */
-    private record Release(Ownership ownership, long deadlineNanos) {
+    /** A release to retry until {@code deadlineNanos}: of an exclusive lock, or of a {@code shared} or counted place. */
+    private record Release(Ownership ownership, long deadlineNanos, boolean shared) {
     }
 
     /** A ticket to take out of the queues of {@code keys} until {@code deadlineNanos}. */
@@ -52,8 +52,17 @@ final class StoreRetries {
 
     /** Releases {@code ownerships} later, until {@code deadlineNanos} (the lease's end). */
     synchronized void release(Collection<Ownership> ownerships, long deadlineNanos) {
+        release(ownerships, deadlineNanos, false);
+    }
+
+    /** Releases shared or counted places ({@link RemoteLockStore#releaseShared}) later, until {@code deadlineNanos}. */
+    synchronized void releaseShared(Collection<Ownership> ownerships, long deadlineNanos) {
+        release(ownerships, deadlineNanos, true);
+    }
+
+    private void release(Collection<Ownership> ownerships, long deadlineNanos, boolean shared) {
         for (Ownership ownership : ownerships) {
-            releases.add(new Release(ownership, deadlineNanos));
+            releases.add(new Release(ownership, deadlineNanos, shared));
         }
         schedule();
     }
@@ -90,18 +99,10 @@ final class StoreRetries {
             removals.clear();
         }
         boolean failed = false;
-        if (!due.isEmpty()) {
-            List<Ownership> ownerships = due.stream().map(Release::ownership).toList();
-            try {
-                store.release(ownerships);
-                LOG.log(Level.INFO, () -> "released " + Keys.describe(keys(due)) + " in the lock store, late");
-            } catch (LockUnavailableException e) {
-                failed = true;
-                Set<String> unreached = unreached(e);
-                synchronized (this) {
-                    due.stream().filter(release -> unreached == null
-                            || unreached.contains(release.ownership().key())).forEach(releases::add);
-                }
+        for (boolean shared : new boolean[] {false, true}) {
+            List<Release> some = due.stream().filter(release -> release.shared() == shared).toList();
+            if (!some.isEmpty()) {
+                failed |= !releaseLate(some, shared);
             }
         }
         for (Removal removal : tickets) {
@@ -124,6 +125,27 @@ final class StoreRetries {
             if (!releases.isEmpty() || !removals.isEmpty()) {
                 schedule();
             }
+        }
+    }
+
+    /** Releases {@code due} in the store; when it fails, keeps those it did not reach for the next pass. */
+    private boolean releaseLate(List<Release> due, boolean shared) {
+        List<Ownership> ownerships = due.stream().map(Release::ownership).toList();
+        try {
+            if (shared) {
+                store.releaseShared(ownerships);
+            } else {
+                store.release(ownerships);
+            }
+            LOG.log(Level.INFO, () -> "released " + Keys.describe(keys(due)) + " in the lock store, late");
+            return true;
+        } catch (LockUnavailableException e) {
+            Set<String> unreached = unreached(e);
+            synchronized (this) {
+                due.stream().filter(release -> unreached == null
+                        || unreached.contains(release.ownership().key())).forEach(releases::add);
+            }
+            return false;
         }
     }
 

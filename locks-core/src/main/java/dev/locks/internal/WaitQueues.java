@@ -86,24 +86,31 @@ final class WaitQueues {
      * the node, which a store may leave to it (the JDBC store ignores a node's own tickets).
      */
     Blocker olderWriter(String key, Waiter waiter) {
-        long order = waiter == null ? Long.MAX_VALUE : waiter.order;
-        if (fair || queues.isEmpty() || !olderWriterWaits(key, order)) {
+        if (fair || queues.isEmpty() || !olderWriterWaits(key, waiter)) {
             return null;
         }
-        return new OlderWriter(key, () -> !olderWriterWaits(key, order));
+        return new OlderWriter(key, () -> !olderWriterWaits(key, waiter));
     }
 
-    private boolean olderWriterWaits(String key, long order) {
+    /**
+     * Whether an exclusive waiter older than {@code waiter} (any, for a newcomer) waits for {@code key}; where both
+     * have a ticket in the store, the store's order decides (its queues decide across nodes: a reader the store
+     * ranks first must not wait for a writer the store makes wait for that reader).
+     */
+    private boolean olderWriterWaits(String key, Waiter waiter) {
         Queue queue = queues.get(key);
         if (queue == null) {
             return false;
         }
+        long order = waiter == null ? Long.MAX_VALUE : waiter.order;
+        long ticket = waiter == null ? 0 : waiter.remoteOrder;
         synchronized (queue) {
             for (Waiter waiting : queue.waiters) {
                 if (waiting.order >= order) {
                     return false;
                 }
-                if (waiting.exclusive) {
+                long theirs = waiting.remoteOrder;
+                if (waiting.exclusive && (ticket == 0 || theirs == 0 || theirs < ticket)) {
                     return true;
                 }
             }

@@ -153,6 +153,16 @@ public interface RemoteLockStore extends AutoCloseable {
         throw new UnsupportedOperationException(getClass().getName() + " cannot hold a key shared or by permits");
     }
 
+    /**
+     * Whether the store's queues order the waiters of one node among themselves too (a ticket of the caller's own
+     * node counts as any other's, as on Redis). When not (the default: a store without queues, or one that leaves a
+     * node's own waiters to the node, as the JDBC store does), the engine itself keeps a node's newer shared
+     * acquirers of a key behind its older exclusive waiter of that key (SPEC 13: writers are not starved).
+     */
+    default boolean queuesOwnWaiters() {
+        return false;
+    }
+
     /** The {@code permits} of a shared (read) hold in {@link #tryAcquireShared}. */
     int SHARED = -1;
 

@@ -1,6 +1,7 @@
 package dev.locks.support;
 
 import dev.locks.internal.Keys;
+import dev.locks.spi.RemoteLockStore;
 import java.util.Collection;
 
 /**
@@ -25,5 +26,20 @@ public final class StoreKeys {
     /** The keys for a message: at most ten (then "and N more"), each cut to a readable length. */
     public static String describe(Collection<String> keys) {
         return Keys.describe(keys);
+    }
+
+    /**
+     * Checks the arguments of a store's {@link RemoteLockStore#tryAcquireShared}: some keys, and
+     * {@link RemoteLockStore#SHARED} or more than one permit.
+     *
+     * @throws IllegalArgumentException otherwise
+     */
+    public static void requireSharedAcquire(Collection<String> keys, int permits) {
+        if (keys.isEmpty()) {
+            throw new IllegalArgumentException("no keys to acquire");
+        }
+        if (permits != RemoteLockStore.SHARED && permits < 2) {
+            throw new IllegalArgumentException("permits must be SHARED or > 1, was " + permits);
+        }
     }
 }

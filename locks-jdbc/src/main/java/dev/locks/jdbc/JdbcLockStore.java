@@ -175,12 +175,7 @@ final class JdbcLockStore implements JdbcStore {
     @Override
     public Attempt tryAcquireShared(List<String> keys, Owner owner, long leaseMillis, int permits, Ticket ticket,
             long waitNanos) {
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("no keys to acquire");
-        }
-        if (permits != SHARED && permits < 2) {
-            throw new IllegalArgumentException("permits must be SHARED or > 1, was " + permits);
-        }
+        StoreKeys.requireSharedAcquire(keys, permits);
         Object[] result;
         try {
             result = connections.run(connection -> {

@@ -1,5 +1,5 @@
 -- The schema of dev.locks:locks-jdbc on PostgreSQL (11 or later: sha256; tested on 15): the lock registry's table,
--- wait queue, shared holders, two sequences and eighteen functions, and the compute cache's two tables and four functions.
+-- wait queue, shared holders, two sequences and nineteen functions, and the compute cache's two tables and four functions.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
 -- default prefix; for another one replace every "locks_" in this file by it (the builders' initializeSchema
@@ -125,6 +125,29 @@ BEGIN
     RETURN v_told;
 END $$;
 
+-- The answer of an acquire blocked at the p_blocked-th of p_keys (stored; p_full as given): {-p_blocked, order},
+-- order 0 for a caller without a ticket (p_ticket ''). A ticket is placed (p_order kept once it has one, else a
+-- new order) in the queues of keys 1..p_blocked, refreshed for p_ticket_ms, and taken out of the later ones, whose
+-- next waiters are told.
+CREATE OR REPLACE FUNCTION locks_wait(p_keys text[], p_full text[], p_blocked bigint, p_ticket text, p_order bigint,
+        p_ticket_ms bigint, p_now timestamptz) RETURNS bigint[] LANGUAGE plpgsql AS $$
+DECLARE
+    v_order bigint;
+BEGIN
+    IF p_ticket = '' THEN
+        RETURN ARRAY[-p_blocked, 0];
+    END IF;
+    v_order := CASE WHEN p_order > 0 THEN p_order ELSE nextval('locks_ticket') END;
+    INSERT INTO locks_waiter AS w (lock_key, ticket_id, ticket_order, expires_at)
+    SELECT u.k, p_ticket, v_order, p_now + p_ticket_ms * interval '1 millisecond'
+    FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) WHERE u.i <= p_blocked
+    ON CONFLICT (lock_key, ticket_id) DO UPDATE SET expires_at = excluded.expires_at;
+    IF p_blocked < cardinality(p_keys) THEN
+        PERFORM locks_leave(p_keys[p_blocked + 1:], p_full[p_blocked + 1:], p_ticket, p_now);
+    END IF;
+    RETURN ARRAY[-p_blocked, v_order];
+END $$;
+
 -- Takes every key for p_owner, all or none, unless one is held or a live ticket older than p_ticket's (any live
 -- ticket, for a caller without one: p_ticket '') waits for one. Returns {token} (> 0), or {-i, order} when the
 -- i-th key (1-based) is in the way; a held key is then marked as waited for. Taken: p_ticket leaves the keys'
@@ -143,7 +166,6 @@ DECLARE
     v_token   bigint;
     v_taken   int;
     v_blocked bigint;
-    v_order   bigint;
 BEGIN
     p_keys := locks_keys(p_keys);
     INSERT INTO locks_lock AS l (lock_key, full_key, owner_id, owner_desc, token, acquired_at, expires_at,
@@ -181,18 +203,7 @@ BEGIN
     IF v_blocked IS NULL THEN
         RETURN ARRAY[-1, 0]; -- freed meanwhile: the caller tries again
     END IF;
-    IF p_ticket = '' THEN
-        RETURN ARRAY[-v_blocked, 0];
-    END IF;
-    v_order := CASE WHEN p_order > 0 THEN p_order ELSE nextval('locks_ticket') END;
-    INSERT INTO locks_waiter AS w (lock_key, ticket_id, ticket_order, expires_at)
-    SELECT u.k, p_ticket, v_order, v_now + p_ticket_ms * interval '1 millisecond'
-    FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) WHERE u.i <= v_blocked
-    ON CONFLICT (lock_key, ticket_id) DO UPDATE SET expires_at = excluded.expires_at;
-    IF v_blocked < cardinality(p_keys) THEN
-        PERFORM locks_leave(p_keys[v_blocked + 1:], v_full[v_blocked + 1:], p_ticket, v_now);
-    END IF;
-    RETURN ARRAY[-v_blocked, v_order];
+    RETURN locks_wait(p_keys, v_full, v_blocked, p_ticket, p_order, p_ticket_ms, v_now);
 END $$;
 
 -- Places p_ticket in the queues of p_keys, or refreshes it there for p_ticket_ms (p_order kept once it has one,
@@ -387,7 +398,6 @@ DECLARE
     v_held    int := 0;
     v_new     int;
     v_token   bigint;
-    v_order   bigint;
     r         record;
 BEGIN
     p_keys := locks_keys(p_keys);
@@ -449,18 +459,7 @@ BEGIN
         RETURN ARRAY[-v_blocked, 0, v_held];
     END IF;
     UPDATE locks_lock SET waited = true WHERE lock_key = p_keys[v_blocked] AND NOT waited;
-    IF p_ticket = '' THEN
-        RETURN ARRAY[-v_blocked, 0];
-    END IF;
-    v_order := CASE WHEN p_order > 0 THEN p_order ELSE nextval('locks_ticket') END;
-    INSERT INTO locks_waiter AS w (lock_key, ticket_id, ticket_order, expires_at)
-    SELECT u.k, p_ticket, v_order, v_now + p_ticket_ms * interval '1 millisecond'
-    FROM unnest(p_keys) WITH ORDINALITY AS u(k, i) WHERE u.i <= v_blocked
-    ON CONFLICT (lock_key, ticket_id) DO UPDATE SET expires_at = excluded.expires_at;
-    IF v_blocked < cardinality(p_keys) THEN
-        PERFORM locks_leave(p_keys[v_blocked + 1:], v_full[v_blocked + 1:], p_ticket, v_now);
-    END IF;
-    RETURN ARRAY[-v_blocked, v_order];
+    RETURN locks_wait(p_keys, v_full, v_blocked, p_ticket, p_order, p_ticket_ms, v_now);
 END $$;
 
 -- Takes each owner's place out of its key (the other holders keep theirs): the group row then expires with its

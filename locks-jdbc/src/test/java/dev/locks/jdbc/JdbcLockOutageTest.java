@@ -11,6 +11,7 @@ import dev.locks.LockUnavailableException;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -82,6 +83,28 @@ class JdbcLockOutageTest {
         try (Lease lease = registry.acquire(List.of("during", "outage"))) {
             assertThat(other.tryAcquire(List.of("outage"))).isEmpty();
         }
+    }
+
+    /**
+     * A permit closed while the database is down is released in the background once it is back, as an exclusive
+     * lock is: other nodes need not wait for its lock timeout (five minutes here).
+     */
+    @Test
+    void aPermitClosedDuringAnOutageShouldBeReleasedOnceTheDatabaseIsBack() throws Exception {
+        AcquireOptions two = AcquireOptions.defaults().withPermits(2).withLockTimeout(Duration.ofMinutes(5));
+        Lease first = registry.acquire(List.of("tenant:5"), two);
+        Lease second = registry.acquire(List.of("tenant:5"), two);
+        assertThat(other.tryAcquire(List.of("tenant:5"), two)).isEmpty();
+
+        postgres.server().stop();
+        first.close(); // logged, and retried in the background
+        postgres.server().restart();
+
+        Lease freed = await().atMost(BOUND).ignoreExceptionsInstanceOf(LockUnavailableException.class)
+                .until(() -> other.tryAcquire(List.of("tenant:5"), two), Optional::isPresent).orElseThrow();
+        assertThat(other.tryAcquire(List.of("tenant:5"), two)).as("the other permit still held").isEmpty();
+        freed.close();
+        second.close();
     }
 
     /**

@@ -246,6 +246,12 @@ final class RedisLockStore implements RemoteLockStore {
         return true;
     }
 
+    /** Every ticket counts in the scripts' queues, this node's own too. */
+    @Override
+    public boolean queuesOwnWaiters() {
+        return true;
+    }
+
     /**
      * {@code shared-acquire.lua}: each key a sorted set of its holders' locks (each with its own owner, token and
      * expiry), beside the exclusive locks' strings, in the same queues and with the same fencing counter; on a
@@ -254,12 +260,7 @@ final class RedisLockStore implements RemoteLockStore {
     @Override
     public Attempt tryAcquireShared(List<String> keys, Owner owner, long leaseMillis, int permits, Ticket ticket,
             long waitNanos) {
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("no keys to acquire");
-        }
-        if (permits != SHARED && permits < 2) {
-            throw new IllegalArgumentException("permits must be SHARED or > 1, was " + permits);
-        }
+        StoreKeys.requireSharedAcquire(keys, permits);
         return acquire(keys, owner, leaseMillis, ticket, permits);
     }
 
@@ -268,19 +269,7 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return Set.of();
         }
-        return perSlot(keys, this::releaseSharedGroup);
-    }
-
-    /** One shared release script call for keys of one slot (any keys off a cluster). */
-    private Set<String> releaseSharedGroup(List<Ownership> keys) {
-        Object[] args = new Object[keys.size() + 2];
-        args[0] = space.releaseChannel(keys.get(0).key());
-        args[1] = prefixBytes;
-        for (int i = 0; i < keys.size(); i++) {
-            args[i + 2] = keys.get(i).ownerId();
-        }
-        return keysAt(keys, call(() -> "release " + StoreKeys.describe(keysOf(keys)),
-                () -> cycle.call(script(LockScripts.SHARED_RELEASE), lockAndQueueKeys(keysOf(keys)), args)));
+        return perSlot(keys, group -> releaseGroup(group, LockScripts.SHARED_RELEASE));
     }
 
     @Override
@@ -545,11 +534,12 @@ final class RedisLockStore implements RemoteLockStore {
         if (keys.isEmpty()) {
             return Set.of();
         }
-        return perSlot(keys, this::releaseGroup);
+        return perSlot(keys, group -> releaseGroup(group, LockScripts.RELEASE));
     }
 
-    /** One release script call for keys of one slot (any keys off a cluster). */
-    private Set<String> releaseGroup(List<Ownership> keys) {
+    /** One release script call ({@code script}: exclusive or shared) for keys of one slot (any keys off a cluster). */
+    @SuppressWarnings("rawtypes")
+    private Set<String> releaseGroup(List<Ownership> keys, RedisScript<List> script) {
         List<String> scriptKeys = lockAndQueueKeys(keysOf(keys));
         Object[] args = new Object[keys.size() + 2];
         args[0] = space.releaseChannel(keys.get(0).key());
@@ -558,7 +548,7 @@ final class RedisLockStore implements RemoteLockStore {
             args[i + 2] = keys.get(i).ownerId();
         }
         return keysAt(keys, call(() -> "release " + StoreKeys.describe(keysOf(keys)),
-                () -> cycle.call(script(LockScripts.RELEASE), scriptKeys, args)));
+                () -> cycle.call(script(script), scriptKeys, args)));
     }
 
     @Override

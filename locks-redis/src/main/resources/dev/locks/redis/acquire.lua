@@ -25,11 +25,6 @@ local at = time[1] .. string.format('%06d', time[2])
 local ticket = ARGV[5]
 local order = tonumber(ARGV[6])
 
-local function olderWaits(i)
-  local first = redis.call('ZRANGE', KEYS[n + i], 0, 0, 'WITHSCORES')
-  return #first > 0 and first[1] ~= ticket and (order == 0 or tonumber(first[2]) < order)
-end
-
 local blocked = 0
 -- The common case in one command: no key held and nobody waiting for any (no queue: none to purge, and none
 -- the caller's ticket is in, since a queue and its deadlines always hold the same tickets).
@@ -37,7 +32,7 @@ local busy = overKeys('EXISTS', KEYS, 1, 2 * n) > 0
 if busy then
   for i = 1, n do
     purge(n, i, now)
-    if redis.call('EXISTS', KEYS[i]) == 1 or olderWaits(i) then
+    if redis.call('EXISTS', KEYS[i]) == 1 or olderWaits(n, i, ticket, order) then
       blocked = i
       break
     end
@@ -45,11 +40,7 @@ if busy then
 end
 
 if blocked == 0 then
-  local floor = tonumber(ARGV[10])
-  if ARGV[11] == '1' then
-    floor = math.max(floor, tonumber(at) - 1)
-  end
-  local token = issue(counter, time, floor)
+  local token = leaseToken(counter, time, at)
   local value = lockValue(ARGV[1], token, at, ARGV[4], ARGV[2])
   for i = 1, n do
     redis.call('SET', KEYS[i], value, 'PX', ARGV[3])
@@ -61,21 +52,4 @@ if blocked == 0 then
   return {token}
 end
 
-if ticket == '' then
-  return {-blocked, 0}
-end
-if order == 0 then
-  order = issue(counter, time)
-end
-local ticketLease = tonumber(ARGV[7])
-for i = 1, blocked do
-  redis.call('ZADD', KEYS[n + i], order, ticket)
-  redis.call('ZADD', KEYS[2 * n + i], now + ticketLease, ticket)
-  keep(KEYS[n + i], ticketLease)
-  keep(KEYS[2 * n + i], ticketLease)
-end
-local told = leave(n, blocked + 1, n, ticket, tonumber(ARGV[9]) + 1)
-if #told > 0 then
-  redis.call('PUBLISH', ARGV[8], table.concat(told))
-end
-return {-blocked, order}
+return queueBlocked(n, blocked, ticket, order, counter, time, now, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]) + 1)

@@ -26,6 +26,16 @@ local function issue(counter, time, floor)
   return value
 end
 
+-- The token of a lease taken now (`at`: the server's clock in microseconds, as a string): above the floor
+-- ARGV[10] and, when ARGV[11] is '1', at least the clock (the acquire scripts' arguments: see acquire.lua).
+local function leaseToken(counter, time, at)
+  local floor = tonumber(ARGV[10])
+  if ARGV[11] == '1' then
+    floor = math.max(floor, tonumber(at) - 1)
+  end
+  return issue(counter, time, floor)
+end
+
 -- Makes `key` live at least `ms` more milliseconds (a queue lives as long as its longest-living ticket).
 local function keep(key, ms)
   if redis.call('PTTL', key) < ms then
@@ -60,3 +70,34 @@ local function leave(n, from, to, ticket, skip)
   return told
 end
 
+
+-- Whether a live ticket older than the caller's (`order`; any live ticket for a caller without one, `order` 0)
+-- other than its own `ticket` waits for the i-th key (its queue purged first).
+local function olderWaits(n, i, ticket, order)
+  local first = redis.call('ZRANGE', KEYS[n + i], 0, 0, 'WITHSCORES')
+  return #first > 0 and first[1] ~= ticket and (order == 0 or tonumber(first[2]) < order)
+end
+
+-- The reply of an acquire blocked at the `blocked`-th key: {-blocked, order}, order 0 for a caller without a
+-- ticket. A ticket is placed (`order` kept, else a new one from `counter`) in the queues of the keys 1..blocked,
+-- for `ticketLease` ms, and taken out of the later ones, whose next waiters are told on `channel` (`skip` as for
+-- leave).
+local function queueBlocked(n, blocked, ticket, order, counter, time, now, ticketLease, channel, skip)
+  if ticket == '' then
+    return {-blocked, 0}
+  end
+  if order == 0 then
+    order = issue(counter, time)
+  end
+  for i = 1, blocked do
+    redis.call('ZADD', KEYS[n + i], order, ticket)
+    redis.call('ZADD', KEYS[2 * n + i], now + ticketLease, ticket)
+    keep(KEYS[n + i], ticketLease)
+    keep(KEYS[2 * n + i], ticketLease)
+  end
+  local told = leave(n, blocked + 1, n, ticket, skip)
+  if #told > 0 then
+    redis.call('PUBLISH', channel, table.concat(told))
+  end
+  return {-blocked, order}
+end

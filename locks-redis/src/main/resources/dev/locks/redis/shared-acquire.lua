@@ -20,11 +20,6 @@ local ticket = ARGV[5]
 local order = tonumber(ARGV[6])
 local permits = tonumber(ARGV[12])
 
-local function olderWaits(i)
-  local first = redis.call('ZRANGE', KEYS[n + i], 0, 0, 'WITHSCORES')
-  return #first > 0 and first[1] ~= ticket and (order == 0 or tonumber(first[2]) < order)
-end
-
 local blocked, held = 0, 0
 for i = 1, n do
   purge(n, i, now)
@@ -51,18 +46,14 @@ for i = 1, n do
     blocked = i
     break
   end
-  if olderWaits(i) then
+  if olderWaits(n, i, ticket, order) then
     blocked = i
     break
   end
 end
 
 if blocked == 0 then
-  local floor = tonumber(ARGV[10])
-  if ARGV[11] == '1' then
-    floor = math.max(floor, tonumber(at) - 1)
-  end
-  local token = issue(counter, time, floor)
+  local token = leaseToken(counter, time, at)
   local member = ARGV[12] .. '|' .. lockValue(ARGV[1], token, at, ARGV[4], ARGV[2])
   local lease = tonumber(ARGV[3])
   for i = 1, n do
@@ -79,21 +70,4 @@ end
 if held ~= 0 then
   return {-blocked, 0, held}
 end
-if ticket == '' then
-  return {-blocked, 0}
-end
-if order == 0 then
-  order = issue(counter, time)
-end
-local ticketLease = tonumber(ARGV[7])
-for i = 1, blocked do
-  redis.call('ZADD', KEYS[n + i], order, ticket)
-  redis.call('ZADD', KEYS[2 * n + i], now + ticketLease, ticket)
-  keep(KEYS[n + i], ticketLease)
-  keep(KEYS[2 * n + i], ticketLease)
-end
-local told = leave(n, blocked + 1, n, ticket, tonumber(ARGV[9]) + 1)
-if #told > 0 then
-  redis.call('PUBLISH', ARGV[8], table.concat(told))
-end
-return {-blocked, order}
+return queueBlocked(n, blocked, ticket, order, counter, time, now, tonumber(ARGV[7]), ARGV[8], tonumber(ARGV[9]) + 1)

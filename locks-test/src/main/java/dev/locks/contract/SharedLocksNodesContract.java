@@ -191,6 +191,25 @@ public abstract class SharedLocksNodesContract {
         }
     }
 
+    @Test
+    void aDeadThreadsPermitShouldBeFreedForEveryNodeByTheSweepOfItsNode() throws Exception {
+        LockRegistry a = node(false);
+        LockRegistry b = node(false);
+        AcquireOptions two = WAITING.withPermits(2);
+        Threads.runAndDie(() -> a.tryAcquire(List.of("tenant:3"), two).orElseThrow()); // never closed
+        Lease other = b.acquire(List.of("tenant:3"), two);
+        assertThat(b.tryAcquire(List.of("tenant:3"), two)).as("the dead thread's permit counts until swept")
+                .isEmpty();
+
+        assertThat(a.sweep()).isEqualTo(1);
+
+        try (Lease freed = b.tryAcquire(List.of("tenant:3"), two).orElseThrow()) {
+            assertThat(b.heldLocks()).hasSize(2);
+        }
+        other.close();
+        assertNothingLeftBehind();
+    }
+
     /** Waits until the thread in {@code thread} parks: it waits, its ticket placed. */
     private static void awaitParked(AtomicReference<Thread> thread) {
         await().atMost(Threads.BOUND).until(() -> thread.get() != null);
