@@ -555,7 +555,8 @@ final class RemoteLocks implements AutoCloseable {
             held.add(toHeldLock(lock, table, now, nowNanos));
         }
         held.sort(Comparator.comparing(HeldLock::key));
-        return held;
+        // a key held shared or by permits is a row per holder: a store may read past the limit with its last key
+        return held.size() > limit ? List.copyOf(held.subList(0, limit)) : held;
     }
 
     Optional<HeldLock> heldLock(String key, LockTable table) {

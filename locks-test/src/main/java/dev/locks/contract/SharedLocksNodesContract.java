@@ -66,6 +66,7 @@ public abstract class SharedLocksNodesContract {
         assertThat(b.heldLocks()).extracting(HeldLock::fencingToken)
                 .containsExactlyInAnyOrder(onA.fencingToken(), onB.fencingToken());
         assertThat(a.heldLocks()).extracting(HeldLock::owner).allMatch(owner -> owner.contains("(shared)"));
+        assertThat(b.heldLocks(1)).as("one row per holder, the limit counting rows").hasSize(1);
         onA.close();
         assertThat(a.tryAcquire(List.of("config"))).isEmpty();
         onB.close();
