@@ -404,20 +404,33 @@ final class StatementLockStore implements JdbcStore {
 
     /** The next fencing token: the counter plus one, at least the database's clock in microseconds. */
     private long nextToken(Connection connection, LocalDateTime at) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + counters
-                + " SET counted = GREATEST(counted + 1, ?) WHERE name = 'fencing'")) {
-            statement.setLong(1, micros(at));
-            statement.executeUpdate();
-        }
-        return counter(connection, "fencing");
+        return next(connection, "fencing", micros(at));
     }
 
     private long nextTicket(Connection connection) throws SQLException {
+        return next(connection, "ticket", 1);
+    }
+
+    /**
+     * The counter {@code name} plus one, at least {@code floor}. A counter row that is missing (the script's insert
+     * lost with a server that crashed before flushing it, a table emptied by hand) starts again at {@code floor}:
+     * tokens, floored by the clock, still go up; a concurrent insert of it is a duplicate key, tried again.
+     */
+    private long next(Connection connection, String name, long floor) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("UPDATE " + counters
-                + " SET counted = counted + 1 WHERE name = 'ticket'")) {
-            statement.executeUpdate();
+                + " SET counted = GREATEST(counted + 1, ?) WHERE name = ?")) {
+            statement.setLong(1, floor);
+            statement.setString(2, name);
+            if (statement.executeUpdate() == 0) {
+                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + counters
+                        + " (name, counted) VALUES (?, ?)")) {
+                    insert.setString(1, name);
+                    insert.setLong(2, floor);
+                    insert.executeUpdate();
+                }
+            }
         }
-        return counter(connection, "ticket");
+        return counter(connection, name);
     }
 
     private long counter(Connection connection, String name) throws SQLException {
@@ -961,6 +974,22 @@ final class StatementLockStore implements JdbcStore {
      * business, SPEC 9).
      */
     private <T> T transaction(Connection connection, Supplier<String> what, Body<T> body) throws SQLException {
+        // The caller's interrupt status is kept aside while the statements run: H2, in this thread, waits for row
+        // locks in ways that swallow it (a waiter interrupted while it waited for a connection would then never
+        // learn it was interrupted), and the drivers of the other databases ignore it anyway.
+        boolean interrupted = Thread.interrupted();
+        try {
+            return transaction(connection, what, body, interrupted);
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private <T> T transaction(Connection connection, Supplier<String> what, Body<T> body, boolean wasInterrupted)
+            throws SQLException {
+        boolean interrupted = wasInterrupted;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         if (connection.getAutoCommit()) {
             connection.setAutoCommit(false); // the store's own connection: it stays so
@@ -974,12 +1003,15 @@ final class StatementLockStore implements JdbcStore {
             } catch (SQLException e) {
                 rollbackQuietly(connection);
                 if (!concurrencyError(e) || System.nanoTime() - deadline > 0) {
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
                     throw e;
                 }
                 int tries = attempt;
                 LOG.log(Level.DEBUG, () -> "retrying (" + tries + ") to " + what.get() + " after a concurrent"
                         + " transaction's conflict: " + e.getMessage());
-                pause(attempt);
+                interrupted |= pause(attempt);
             }
         }
     }
@@ -1001,11 +1033,13 @@ final class StatementLockStore implements JdbcStore {
         return false;
     }
 
-    private static void pause(int attempt) {
+    /** A short random pause before a retry; whether the thread was interrupted meanwhile (kept for the caller). */
+    private static boolean pause(int attempt) {
         try {
             Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L + Math.min(attempt, 10) * 2L));
+            return false;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // kept for the caller; the retry goes on
+            return true; // the retry goes on; the caller gets its status back
         }
     }
 
