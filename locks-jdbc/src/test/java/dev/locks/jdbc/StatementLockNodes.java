@@ -209,7 +209,7 @@ abstract class StatementLockNodes {
         JdbcLockRegistry a = node();
         JdbcLockRegistry b = node();
         String nul = "a\u0000b";
-        String wide = "\uD83D\uDD12 clé ".repeat(100).substring(0, 1024);
+        String wide = ("\uD83D\uDD12" + "clé ".repeat(300)).substring(0, 1024);
         String spaced = "k ";
         for (List<String> keys : List.of(List.of(nul), List.of(wide), List.of("k", spaced))) {
             try (Lease lease = a.acquire(keys)) {
