@@ -588,6 +588,9 @@ final class StatementComputeStore extends SqlComputeStore {
      * database's concurrency errors ({@link StatementLockStore#concurrencyError}), logged at {@code DEBUG} only.
      */
     private static <T> T transaction(Connection connection, Step<T> step) throws SQLException {
+        // The caller's interrupt status is kept aside while the statements run (as the lock store does): H2 waits for
+        // row locks in ways that swallow it, and the step must run the same whatever it is (SPI).
+        boolean interrupted = Thread.interrupted();
         connection.setAutoCommit(false);
         try {
             for (int attempt = 1;; attempt++) {
@@ -608,7 +611,13 @@ final class StatementComputeStore extends SqlComputeStore {
                 }
             }
         } finally {
-            connection.setAutoCommit(true);
+            try {
+                connection.setAutoCommit(true);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 
