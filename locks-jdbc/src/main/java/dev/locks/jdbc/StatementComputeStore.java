@@ -113,8 +113,8 @@ final class StatementComputeStore extends SqlComputeStore {
     @Override
     public Entry entry(String key) {
         Entry entry = call(() -> "read '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT v.stored_value, v.stored_at, v.expires_at,"
-                    + " v.backoff_until, n.now_ms FROM " + value + " v, (SELECT " + now + " AS now_ms) n"
+            try (PreparedStatement statement = connection.prepareStatement("SELECT v.stored_value, v.stored_at,"
+                    + " v.expires_at, v.backoff_until, n.now_ms FROM " + value + " v, (SELECT " + now + " AS now_ms) n"
                     + " WHERE v.value_key = ? AND (v.expires_at IS NULL OR v.expires_at > n.now_ms"
                     + " OR v.stale_until > n.now_ms)")) {
                 statement.setBytes(1, storedKey(key));
@@ -281,7 +281,8 @@ final class StatementComputeStore extends SqlComputeStore {
                     return new Claimed(current.compute(), null, null);
                 } else if (current.computing(at)) {
                     waitFor = current;
-                } else if (awaited != null && current.miss().equals(awaited.id()) && !"value".equals(current.outcome())) {
+                } else if (awaited != null && current.miss().equals(awaited.id())
+                        && !"value".equals(current.outcome())) {
                     return new Claimed(null, null, current);
                 }
                 // done, and its value is gone (expired, invalidated) or it is not the miss the caller waited for
@@ -378,7 +379,8 @@ final class StatementComputeStore extends SqlComputeStore {
             }
         }
         try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + value
-                + " (value_key, stored_value, stored_at, expires_at, stale_until, backoff_until) VALUES (?, ?, ?, ?, ?, NULL)")) {
+                + " (value_key, stored_value, stored_at, expires_at, stale_until, backoff_until)"
+                + " VALUES (?, ?, ?, ?, ?, NULL)")) {
             statement.setBytes(1, storedKey);
             statement.setBytes(2, serialized);
             statement.setLong(3, at);
@@ -532,8 +534,8 @@ final class StatementComputeStore extends SqlComputeStore {
      * record as it is. A concurrent first insert makes the step run again (a duplicate key).
      */
     private Record lock(Connection connection, byte[] storedKey) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS + ", stored_value FROM "
-                + compute + " WHERE compute_key = ? AND invalidated = FALSE FOR UPDATE")) {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS
+                + ", stored_value FROM " + compute + " WHERE compute_key = ? AND invalidated = FALSE FOR UPDATE")) {
             statement.setBytes(1, storedKey);
             try (ResultSet row = statement.executeQuery()) {
                 if (row.next()) {
@@ -552,8 +554,8 @@ final class StatementComputeStore extends SqlComputeStore {
 
     /** The key's invalidated miss, or null; the key's record row is locked. */
     private Record invalidated(Connection connection, byte[] storedKey) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS + ", stored_value FROM "
-                + compute + " WHERE compute_key = ? AND invalidated = TRUE")) {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS
+                + ", stored_value FROM " + compute + " WHERE compute_key = ? AND invalidated = TRUE")) {
             statement.setBytes(1, storedKey);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() ? Record.of(storedKey, row) : null;

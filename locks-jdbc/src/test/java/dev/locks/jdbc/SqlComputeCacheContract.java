@@ -45,7 +45,8 @@ abstract class SqlComputeCacheContract extends ComputeCacheContract {
      */
     String[] elapsed(long millis) {
         return new String[] {"UPDATE locks_value SET expires_at = expires_at - " + millis + ", stored_at = stored_at - "
-                + millis + " WHERE expires_at IS NOT NULL", "UPDATE locks_compute SET expires_at = expires_at - " + millis};
+                + millis + " WHERE expires_at IS NOT NULL",
+                "UPDATE locks_compute SET expires_at = expires_at - " + millis};
     }
 
     /**
