@@ -443,8 +443,9 @@ final class StatementComputeStore extends SqlComputeStore {
 
     /**
      * One look at the notices table: every notice not seen yet, in order. The first look only learns where the table
-     * ends. Notices are numbered as they are written, but a transaction may commit after a later one: the notices of
-     * the last {@value #SETTLE_MILLIS} ms are read again by every poll (those seen are not handed on twice).
+     * ends. Notices are numbered as they are written, but a transaction may commit after a later one: past a gap in
+     * the numbers (a notice not committed yet, or rolled back) the notices are read again by every poll until they
+     * are {@value #SETTLE_MILLIS} ms old (those seen are not handed on twice); without a gap each is read once.
      */
     private void poll() {
         try {
@@ -465,16 +466,18 @@ final class StatementComputeStore extends SqlComputeStore {
                     statement.setLong(1, seenUpTo);
                     try (ResultSet rows = statement.executeQuery()) {
                         boolean settled = true;
+                        long next = seenUpTo + 1;
                         while (rows.next()) {
                             long id = rows.getLong(1);
                             if (seen.add(id)) {
                                 noticed(rows.getString(2));
                             }
-                            settled &= rows.getLong(3) < rows.getLong(4) - SETTLE_MILLIS;
+                            settled &= id == next || rows.getLong(3) < rows.getLong(4) - SETTLE_MILLIS;
                             if (settled) {
                                 seenUpTo = id;
                                 seen.headSet(id, true).clear();
                             }
+                            next = id + 1;
                         }
                     }
                 }

@@ -3,8 +3,16 @@ package dev.locks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.jdbc.test.H2DatabaseExtension;
+import static org.awaitility.Awaitility.await;
+
 import dev.locks.spi.RemoteComputeStore.Claim;
 import dev.locks.spi.RemoteComputeStore.Claimant;
+import dev.locks.spi.RemoteComputeStore.Listener;
+import dev.locks.spi.RemoteComputeStore.Notice;
+import dev.locks.spi.ValueSerializer;
+import java.sql.PreparedStatement;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
@@ -56,4 +64,61 @@ class H2ComputeStoreTest {
             thread.shutdownNow();
         }
     }
+
+    /**
+     * Notices are numbered as they are written, and a transaction may commit after a later one: the poller must not
+     * step over the earlier number it has not seen, however late (within a couple of seconds) it commits.
+     */
+    @Test
+    void aNoticeCommittedAfterALaterOneShouldStillBeHeard() throws Exception {
+        try (JdbcComputeCache schema = JdbcComputeCache.builder(h2.dataSource()).initializeSchema(true).build();
+                StatementComputeStore store = new StatementComputeStore(h2.dataSource(),
+                        new Schema(Schema.DEFAULT_PREFIX, Dialect.H2), "", BYTES, 1, 5_000, Duration.ofMillis(20))) {
+            List<String> heard = new CopyOnWriteArrayList<>();
+            store.subscribe(new Listener() {
+                @Override
+                public void noticed(Notice notice) {
+                    heard.add(notice.key());
+                }
+
+                @Override
+                public void unreadable(String key, Throwable cause) {
+                }
+            });
+            await().atMost(Duration.ofSeconds(10)).until(() -> store.listenerConfirmations() > 0);
+            try (Connection late = h2.dataSource().getConnection()) {
+                late.setAutoCommit(false);
+                tell(late, "earlier");
+                try (Connection early = h2.dataSource().getConnection()) {
+                    tell(early, "later");
+                }
+                await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("later"));
+                Thread.sleep(200);
+                late.commit();
+            }
+            await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains("earlier"));
+            assertThat(heard).containsExactly("later", "earlier");
+        }
+    }
+
+    private static void tell(Connection connection, String key) throws Exception {
+        try (PreparedStatement statement = connection.prepareStatement(
+                "INSERT INTO locks_compute_notice (created_at, payload) VALUES (" + StatementComputeStore.now(Dialect.H2)
+                        + ", ?)")) {
+            statement.setString(1, ComputeNotices.encode(Notice.invalidated("other", key), key));
+            statement.executeUpdate();
+        }
+    }
+
+    private static final ValueSerializer BYTES = new ValueSerializer() {
+        @Override
+        public byte[] serialize(Object value) {
+            return (byte[]) value;
+        }
+
+        @Override
+        public Object deserialize(byte[] bytes) {
+            return bytes;
+        }
+    };
 }
