@@ -58,7 +58,6 @@ final class StatementLockStore implements JdbcStore {
     private static final System.Logger LOG = System.getLogger(StatementLockStore.class.getName());
     /** Longer keys are stored as a digest, as on PostgreSQL (the whole key in {@code full_key}). */
     private static final int MAX_STORED_BYTES = 1000;
-    private static final LocalDateTime NEVER = LocalDateTime.of(1970, 1, 1, 0, 0);
     /** How long a free row stays for the pollers before the sweep deletes it. */
     private static final long FREE_ROW_MILLIS = 60_000;
     private static final String HELD_SUFFIX = "~held";
@@ -176,6 +175,21 @@ final class StatementLockStore implements JdbcStore {
         return parameter;
     }
 
+    /**
+     * Binds a time of the database's (UTC, microseconds). As text on MariaDB and MySQL: MySQL Connector/J on MariaDB
+     * (which it takes for MySQL 5.5) drops the fraction of a bound {@code LocalDateTime}.
+     */
+    private void setTime(PreparedStatement statement, int parameter, LocalDateTime time) throws SQLException {
+        if (dialect.mysqlFamily()) {
+            statement.setString(parameter, DATETIME.format(time));
+        } else {
+            statement.setObject(parameter, time);
+        }
+    }
+
+    private static final java.time.format.DateTimeFormatter DATETIME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+
     private static LocalDateTime time(ResultSet rows, int column) throws SQLException {
         return rows.getObject(column, LocalDateTime.class);
     }
@@ -237,40 +251,25 @@ final class StatementLockStore implements JdbcStore {
 
     /** Inserts free rows for {@code keys}, in key order, any of them inserted meanwhile left as it is. */
     private void insertRows(Connection connection, List<Stored> keys) throws SQLException {
-        if (dialect == Dialect.H2) {
-            StringBuilder sql = new StringBuilder("MERGE INTO ").append(table).append(" t USING (VALUES ");
-            for (int i = 0; i < keys.size(); i++) {
-                sql.append(i == 0 ? "" : ", ").append("(CAST(? AS VARBINARY(1000)), CAST(? AS CHARACTER VARYING))");
+        String never = "TIMESTAMP '1970-01-01 00:00:00'";
+        StringBuilder sql = new StringBuilder(dialect == Dialect.H2 ? "MERGE INTO " + table + " t USING (VALUES "
+                : "INSERT INTO " + table + " (lock_key, full_key, owner_id, owner_desc, token, acquired_at,"
+                        + " expires_at) VALUES ");
+        for (int i = 0; i < keys.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(dialect == Dialect.H2
+                    ? "(CAST(? AS VARBINARY(1000)), CAST(? AS CHARACTER VARYING))"
+                    : "(?, ?, '', '', 0, " + never + ", " + never + ")");
+        }
+        sql.append(dialect == Dialect.H2 ? ") s (k, f) ON t.lock_key = s.k WHEN NOT MATCHED THEN INSERT (lock_key,"
+                + " full_key, owner_id, owner_desc, token, acquired_at, expires_at) VALUES (s.k, s.f, '', '', 0, "
+                + never + ", " + never + ")" : " ON DUPLICATE KEY UPDATE lock_key = lock_key");
+        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+            int parameter = 1;
+            for (Stored key : keys) {
+                statement.setBytes(parameter++, key.bytes());
+                statement.setString(parameter++, key.full());
             }
-            sql.append(") s (k, f) ON t.lock_key = s.k WHEN NOT MATCHED THEN INSERT (lock_key, full_key, owner_id,"
-                    + " owner_desc, token, acquired_at, expires_at) VALUES (s.k, s.f, '', '', 0, ?, ?)");
-            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-                int parameter = 1;
-                for (Stored key : keys) {
-                    statement.setBytes(parameter++, key.bytes());
-                    statement.setString(parameter++, key.full());
-                }
-                statement.setObject(parameter++, NEVER);
-                statement.setObject(parameter, NEVER);
-                statement.executeUpdate();
-            }
-        } else {
-            StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (lock_key, full_key, owner_id,"
-                    + " owner_desc, token, acquired_at, expires_at) VALUES ");
-            for (int i = 0; i < keys.size(); i++) {
-                sql.append(i == 0 ? "" : ", ").append("(?, ?, '', '', 0, ?, ?)");
-            }
-            sql.append(" ON DUPLICATE KEY UPDATE lock_key = lock_key");
-            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-                int parameter = 1;
-                for (Stored key : keys) {
-                    statement.setBytes(parameter++, key.bytes());
-                    statement.setString(parameter++, key.full());
-                    statement.setObject(parameter++, NEVER);
-                    statement.setObject(parameter++, NEVER);
-                }
-                statement.executeUpdate();
-            }
+            statement.executeUpdate();
         }
     }
 
@@ -311,16 +310,6 @@ final class StatementLockStore implements JdbcStore {
 
     // ---- acquire
 
-    @Override
-    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
-        return tryAcquire(keys, owner, leaseMillis, null);
-    }
-
-    @Override
-    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
-        return tryAcquire(keys, owner, leaseMillis, ticket, UNBOUNDED_WAIT);
-    }
-
     /**
      * One transaction: the keys' rows locked, then taken if all are free and no older ticket of another node waits
      * for one of them; else the ticket (if any) waits its turn in their queues, as {@code locks_acquire} does on
@@ -328,12 +317,7 @@ final class StatementLockStore implements JdbcStore {
      */
     @Override
     public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket, long waitNanos) {
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("no keys to acquire");
-        }
-        if (leaseMillis < 0) {
-            throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
-        }
+        JdbcStore.requireAcquirable(keys, leaseMillis);
         boolean forever = leaseMillis == 0;
         long lease = forever ? infinite.leaseMillis() : leaseMillis;
         List<Stored> given = keys.stream().map(this::stored).toList();
@@ -455,8 +439,8 @@ final class StatementLockStore implements JdbcStore {
             statement.setString(1, owner.id());
             statement.setString(2, StoredText.encode(owner.description()));
             statement.setLong(3, token);
-            statement.setObject(4, at);
-            statement.setObject(5, expires);
+            setTime(statement, 4, at);
+            setTime(statement, 5, expires);
             statement.setBoolean(6, forever);
             setKeys(statement, 7, keys);
             statement.executeUpdate();
@@ -484,7 +468,7 @@ final class StatementLockStore implements JdbcStore {
                 statement.setBytes(parameter++, key.bytes());
                 statement.setString(parameter++, ticketId);
                 statement.setLong(parameter++, order);
-                statement.setObject(parameter++, expires);
+                setTime(statement, parameter++, expires);
             }
             statement.executeUpdate();
         }
@@ -506,19 +490,14 @@ final class StatementLockStore implements JdbcStore {
         if (left > 0 && at != null) {
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET released_at = ?"
                     + " WHERE lock_key IN (" + marks(keys.size()) + ") AND expires_at <= ?")) {
-                statement.setObject(1, at);
+                setTime(statement, 1, at);
                 int parameter = setKeys(statement, 2, lockOrder(keys.stream().map(Stored::key).toList()));
-                statement.setObject(parameter, at);
+                setTime(statement, parameter, at);
                 if (statement.executeUpdate() > 0) {
                     keys.forEach(key -> tell(key.key()));
                 }
             }
         }
-    }
-
-    @Override
-    public long enqueue(List<String> keys, Ticket ticket) {
-        return enqueue(keys, ticket, UNBOUNDED_WAIT);
     }
 
     @Override
@@ -530,11 +509,6 @@ final class StatementLockStore implements JdbcStore {
             enqueueRows(connection, stored, ticket.id(), order, at.plus(ticket.leaseMillis(), ChronoUnit.MILLIS));
             return order;
         });
-    }
-
-    @Override
-    public void dequeue(List<String> keys, String ticketId) {
-        dequeue(keys, ticketId, UNBOUNDED_WAIT);
     }
 
     @Override
@@ -624,8 +598,8 @@ final class StatementLockStore implements JdbcStore {
         try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
                 + " owner_desc = '', infinite = FALSE, expires_at = ?, released_at = ? WHERE lock_key IN ("
                 + marks(keys.size()) + ")")) {
-            statement.setObject(1, at);
-            statement.setObject(2, at);
+            setTime(statement, 1, at);
+            setTime(statement, 2, at);
             setKeys(statement, 3, keys);
             statement.executeUpdate();
         }
@@ -667,7 +641,7 @@ final class StatementLockStore implements JdbcStore {
                     try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
                             + " SET owner_id = ?, expires_at = ?, infinite = FALSE WHERE lock_key = ?")) {
                         statement.setString(1, key.ownerId() + HELD_SUFFIX);
-                        statement.setObject(2, until);
+                        setTime(statement, 2, until);
                         statement.setBytes(3, stored.bytes());
                         statement.executeUpdate();
                     }
@@ -712,7 +686,7 @@ final class StatementLockStore implements JdbcStore {
                         continue;
                     }
                     long lease = ownership.leaseMillis() == 0 ? infinite.leaseMillis() : ownership.leaseMillis();
-                    statement.setObject(1, time[0].plus(Math.max(1, lease), ChronoUnit.MILLIS));
+                    setTime(statement, 1, time[0].plus(Math.max(1, lease), ChronoUnit.MILLIS));
                     statement.setBytes(2, key.bytes());
                     statement.addBatch();
                     any = true;
@@ -728,15 +702,8 @@ final class StatementLockStore implements JdbcStore {
     // ---- listing, force release, sweep
 
     @Override
-    public List<RemoteLock> scan(int batchSize) {
-        return scan(batchSize, Integer.MAX_VALUE);
-    }
-
-    @Override
     public List<RemoteLock> scan(int batchSize, int limit) {
-        if (batchSize <= 0) {
-            throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
-        }
+        JdbcStore.requireBatchSize(batchSize);
         String prefix = StoredText.encode(keyPrefix);
         String upperText = JdbcLockStore.upperBound(prefix);
         byte[] upper = upperText == null ? null : upperText.getBytes(StandardCharsets.UTF_8);
@@ -810,8 +777,8 @@ final class StatementLockStore implements JdbcStore {
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
                     + " owner_desc = '', infinite = FALSE, expires_at = ?, released_at = ? WHERE lock_key = ?"
                     + " AND owner_id <> ''")) {
-                statement.setObject(1, at);
-                statement.setObject(2, at);
+                setTime(statement, 1, at);
+                setTime(statement, 2, at);
                 statement.setBytes(3, stored.bytes());
                 return statement.executeUpdate() > 0;
             }
@@ -843,21 +810,21 @@ final class StatementLockStore implements JdbcStore {
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
                     + " owner_desc = '', infinite = FALSE, released_at = ? WHERE owner_id <> '' AND expires_at <= ?"
                     + limit(limit))) {
-                statement.setObject(1, at);
-                statement.setObject(2, at);
+                setTime(statement, 1, at);
+                setTime(statement, 2, at);
                 freed = statement.executeUpdate();
             }
             LocalDateTime old = at.minus(FREE_ROW_MILLIS, ChronoUnit.MILLIS);
             try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + table
                     + " WHERE owner_id = '' AND expires_at < ? AND (released_at IS NULL OR released_at < ?)"
                     + limit(limit))) {
-                statement.setObject(1, old);
-                statement.setObject(2, old);
+                setTime(statement, 1, old);
+                setTime(statement, 2, old);
                 statement.executeUpdate();
             }
             try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + waiters
                     + " WHERE expires_at <= ?" + limit(limit))) {
-                statement.setObject(1, at);
+                setTime(statement, 1, at);
                 statement.executeUpdate();
             }
             return freed;
@@ -893,7 +860,7 @@ final class StatementLockStore implements JdbcStore {
             try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, full_key, released_at, "
                     + now + " FROM " + table + " WHERE released_at > ? UNION ALL SELECT NULL, NULL, NULL, " + now
                     + (dialect == Dialect.H2 ? "" : " FROM DUAL"))) {
-                statement.setObject(1, since == null ? LocalDateTime.now(ZoneOffset.UTC).plusYears(100) : since);
+                setTime(statement, 1, since == null ? LocalDateTime.now(ZoneOffset.UTC).plusYears(100) : since);
                 at = null;
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
