@@ -295,7 +295,7 @@ final class StatementComputeStore extends SqlComputeStore {
             }
         }
         if (waitFor != null) {
-            return new Claimed(new Claim.Wait(waitFor.miss(awaited), Math.max(0, waitFor.expiresAt() - at),
+            return new Claimed(new Claim.Wait(waitFor.asMiss(), Math.max(0, waitFor.expiresAt() - at),
                     StoredText.decode(waitFor.description()), Instant.ofEpochMilli(waitFor.startedAt())), null, null);
         }
         try (PreparedStatement statement = connection.prepareStatement("UPDATE " + compute + " SET miss_id = ?,"
@@ -490,28 +490,30 @@ final class StatementComputeStore extends SqlComputeStore {
         }
     }
 
-    /** About once a minute: removes old notices, records long expired and values past their stale window. */
+    /**
+     * About once a minute: removes the notices, the records and the values (past their stale window) that expired more
+     * than {@value #KEEP_MILLIS} ms ago. A step that meets one of these deletes (a lock wait, a deadlock) runs again;
+     * a delete that fails is tried again a minute later.
+     */
     private void sweep(Connection connection) throws SQLException {
         long nanos = System.nanoTime();
         if (lastSweep != 0 && nanos - lastSweep < TimeUnit.MILLISECONDS.toNanos(KEEP_MILLIS)) {
             return;
         }
         lastSweep = nanos;
-        transaction(connection, () -> {
-            long at = now(connection);
-            for (String sql : new String[] {"DELETE FROM " + notices + " WHERE created_at < ?",
-                    "DELETE FROM " + compute + " WHERE expires_at < ?",
-                    "DELETE FROM " + value + " WHERE expires_at < ? AND (stale_until IS NULL OR stale_until < ?)"}) {
-                try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                    statement.setLong(1, at - KEEP_MILLIS);
-                    if (sql.indexOf('?') != sql.lastIndexOf('?')) {
-                        statement.setLong(2, at - KEEP_MILLIS);
-                    }
-                    statement.executeUpdate();
+        long before = now(connection) - KEEP_MILLIS;
+        // each a transaction of its own (auto-commit), so that no row stays locked longer than its statement
+        for (String sql : new String[] {"DELETE FROM " + notices + " WHERE created_at < ?",
+                "DELETE FROM " + compute + " WHERE expires_at < ?",
+                "DELETE FROM " + value + " WHERE expires_at < ? AND (stale_until IS NULL OR stale_until < ?)"}) {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setLong(1, before);
+                if (sql.indexOf('?') != sql.lastIndexOf('?')) {
+                    statement.setLong(2, before);
                 }
+                statement.executeUpdate();
             }
-            return null;
-        });
+        }
     }
 
     /** Writes a notice in the step's transaction: other nodes read it once it commits. */
@@ -681,13 +683,13 @@ final class StatementComputeStore extends SqlComputeStore {
         }
 
         /** The miss, as a waiter sees it. */
-        Miss miss(Miss awaited) {
+        Miss asMiss() {
             return new Miss(miss, turn, StoredText.decode(hint), ttlMillis);
         }
 
         /** This computer's claim, made again. */
         Claim compute() {
-            Miss taken = miss(null);
+            Miss taken = asMiss();
             return new Claim.Compute(taken, new Ticket(miss, turn, computer));
         }
     }

@@ -101,6 +101,52 @@ class H2ComputeStoreTest {
         }
     }
 
+    /**
+     * The tables need no sweeper of the application's: the node's poller removes the notices, records and values
+     * that expired more than a minute ago, and keeps the younger ones.
+     */
+    @Test
+    void thePollerShouldRemoveWhatExpiredMoreThanAMinuteAgo() throws Exception {
+        try (JdbcComputeCache schema = JdbcComputeCache.builder(h2.dataSource()).initializeSchema(true).build()) {
+            String now = StatementComputeStore.now(Dialect.H2);
+            try (Connection connection = h2.dataSource().getConnection();
+                    Statement statement = connection.createStatement()) {
+                statement.execute("DELETE FROM locks_compute_notice"); // the extension empties the other tables
+                for (String at : new String[] {now + " - 61000", now + " - 1000"}) {
+                    statement.execute("INSERT INTO locks_compute_notice (created_at, payload) VALUES (" + at + ", 'n')");
+                    statement.execute("INSERT INTO locks_value (value_key, stored_value, stored_at, expires_at)"
+                            + " VALUES (CAST(RANDOM_UUID() AS VARBINARY), X'00', 0, " + at + ")");
+                    statement.execute("INSERT INTO locks_compute (compute_key, invalidated, miss_id, turn,"
+                            + " computer_id, computer_desc, started_at, hint, ttl_ms, state, expires_at)"
+                            + " VALUES (CAST(RANDOM_UUID() AS VARBINARY), FALSE, 'm', 0, 'c', 'd', 0, 'h', 0, 'done', "
+                            + at + ")");
+                }
+            }
+            try (StatementComputeStore store = new StatementComputeStore(h2.dataSource(),
+                    new Schema(Schema.DEFAULT_PREFIX, Dialect.H2), "", BYTES, 1, 5_000, Duration.ofMillis(20))) {
+                store.subscribe(new Listener() {
+                    @Override
+                    public void noticed(Notice notice) {
+                    }
+
+                    @Override
+                    public void unreadable(String key, Throwable cause) {
+                    }
+                });
+                await().atMost(Duration.ofSeconds(10)).until(() -> count("locks_compute_notice") == 1
+                        && count("locks_value") == 1 && count("locks_compute") == 1);
+            }
+        }
+    }
+
+    private static long count(String table) throws Exception {
+        try (Connection connection = h2.dataSource().getConnection(); Statement statement = connection.createStatement();
+                java.sql.ResultSet row = statement.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            row.next();
+            return row.getLong(1);
+        }
+    }
+
     private static void tell(Connection connection, String key) throws Exception {
         try (PreparedStatement statement = connection.prepareStatement(
                 "INSERT INTO locks_compute_notice (created_at, payload) VALUES (" + StatementComputeStore.now(Dialect.H2)
