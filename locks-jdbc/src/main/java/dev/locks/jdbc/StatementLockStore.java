@@ -354,7 +354,10 @@ final class StatementLockStore implements JdbcStore {
         int queued = 0; // of the first key an older waiter of another node waits for
         for (int i = 0; i < given.size(); i++) {
             Row row = rows.get(given.get(i).id());
-            if (held == 0 && row.expiresAt().isAfter(at) && !row.ownerId().equals(owner.id())) {
+            // a released row is free whatever its expires_at: the time of a release that committed after this call
+            // read the database's clock (H2 keeps one time per transaction) lies after that time
+            if (held == 0 && !row.ownerId().isEmpty() && row.expiresAt().isAfter(at)
+                    && !row.ownerId().equals(owner.id())) {
                 held = i + 1;
             }
             if (queued == 0 && row.queued()) {

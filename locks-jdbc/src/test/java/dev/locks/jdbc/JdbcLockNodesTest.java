@@ -69,15 +69,7 @@ class JdbcLockNodesTest {
 
     @Test
     void whatOneNodeHoldsTheOtherShouldNotTake() {
-        JdbcLockRegistry a = node();
-        JdbcLockRegistry b = node();
-
-        try (Lease lease = a.acquire(List.of("x", "y"))) {
-            assertThat(b.tryAcquire(List.of("y", "z"))).isEmpty();
-            assertThat(b.heldLocks()).extracting(HeldLock::key).containsExactly("x", "y");
-            assertThat(b.heldLock("z")).isEmpty(); // all-or-nothing: z was not left taken
-        }
-        assertThat(b.tryAcquire(List.of("y", "z"))).hasValueSatisfying(Lease::close);
+        TwoNodes.whatOneHoldsTheOtherShouldNotTake(node(), node());
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.locks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.AcquireOptions;
+import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import java.time.Duration;
@@ -19,6 +20,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class TwoNodes {
 
     private TwoNodes() {
+    }
+
+    /** What node {@code a} holds, {@code b} cannot take, nor list as free; all-or-nothing leaves nothing taken. */
+    static void whatOneHoldsTheOtherShouldNotTake(LockRegistry a, LockRegistry b) {
+        try (Lease lease = a.acquire(List.of("x", "y"))) {
+            assertThat(b.tryAcquire(List.of("y", "z"))).isEmpty();
+            assertThat(b.heldLocks()).extracting(HeldLock::key).containsExactly("x", "y");
+            assertThat(b.heldLock("z")).isEmpty(); // all-or-nothing: z was not left taken
+        }
+        assertThat(b.heldLocks()).isEmpty();
+        assertThat(b.tryAcquire(List.of("y", "z"))).hasValueSatisfying(Lease::close);
     }
 
     /**
