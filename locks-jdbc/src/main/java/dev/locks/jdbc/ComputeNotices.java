@@ -6,7 +6,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The payload of a {@code NOTIFY} on the compute cache's channel: the notice's fields, each framed as
+ * The payload of a {@code NOTIFY} on the compute cache's channel (and, on the databases without notifications, of
+ * a row of {@code <prefix>compute_notice}, cut alike): the notice's fields, each framed as
  * {@code <length in chars>:<text>} (node, stored key, miss, outcome, then class name and message when there are
  * any). PostgreSQL refuses a payload of {@value #MAX_BYTES} bytes or more, and a refused notice would undo the
  * step it tells of: a longer one loses the end of its message, then its class name (a failure still fails, as

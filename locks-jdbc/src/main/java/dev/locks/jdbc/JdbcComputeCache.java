@@ -13,8 +13,13 @@ import javax.sql.DataSource;
 /**
  * The JDBC {@link ComputeCache}: values shared by every node (JVM) that uses the same database, table prefix and
  * key prefix, each miss computed by one caller across all of them, in two tables on the application's
- * {@link DataSource}; PostgreSQL. The protocol is the core's ({@link RemoteComputeCache}, the same as on Redis);
- * this class chooses the store.
+ * {@link DataSource}. The protocol is the core's ({@link RemoteComputeCache}, the same as on Redis); this class
+ * chooses the store by the database's dialect ({@link Builder#dialect}): the list below is PostgreSQL's (functions
+ * and {@code NOTIFY}). On MariaDB, MySQL and H2 (no stored routines, no notifications) each step is a short
+ * transaction of plain statements that locks the key's record row first, and the end of a miss is written to a
+ * third table, {@code <prefix>compute_notice}, which each node reads once per
+ * {@linkplain Builder#noticePollInterval poll interval} on one thread (callers on the computer's own node get the
+ * value at once, those on other nodes within about that interval); see {@code StatementComputeStore}.
  *
  * <ul>
  *   <li>A hit is one {@code SELECT} and a deserialization. On a miss, the callers of a key on one node meet in
@@ -42,10 +47,11 @@ import javax.sql.DataSource;
  *       {@linkplain Builder#timeout(Duration) timeout}; when it is back, everything works again.</li>
  * </ul>
  *
- * <p>Round trips: a hit 1; the computer of a miss 3 (the look-up, the claim, the completion or failure); every
- * other caller on the computer's node 1; on each other node, its first caller 2 plus one {@code SELECT} for the
- * node when the value lands. Expired rows are removed a couple at a time by the calls that add rows, so the
- * tables need no sweeper.
+ * <p>Round trips on PostgreSQL: a hit 1; the computer of a miss 3 (the look-up, the claim, the completion or
+ * failure); every other caller on the computer's node 1; on each other node, its first caller 2 plus one
+ * {@code SELECT} for the node when the value lands. Expired rows are removed a couple at a time by the calls that add
+ * rows, so the tables need no sweeper. Elsewhere a hit is 1 too, a claim and a completion each a transaction of 3 to 6
+ * statements, and the node's poller removes old rows about once a minute.
  *
  * <p>Values go through a {@link ValueSerializer} ({@link Builder#serializer}); the default is JDK serialization
  * with an allow-list ({@link JdkValueSerializer}). A stored value that cannot be read (corrupt, a class renamed or
@@ -137,7 +143,8 @@ public final class JdbcComputeCache extends RemoteComputeCache {
 
         /**
          * How many connections the cache takes from the data source and keeps for its statements (besides the
-         * node's one listening connection, shared with the lock registries on the same data source); default 2.
+         * node's one listening connection on PostgreSQL, shared with the lock registries on the same data source;
+         * elsewhere the node's poll of notices runs on one of these); default 2.
          * Size the application's pool for them.
          */
         public Builder connections(int connections) {

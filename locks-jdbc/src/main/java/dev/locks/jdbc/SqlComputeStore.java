@@ -62,9 +62,10 @@ abstract class SqlComputeStore implements RemoteComputeStore {
 
     private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, long staleMillis) {
         byte[] serialized = value == null ? null : serializer.serialize(value); // its exception as it is
+        boolean nothing = value == null;
         Completion completion = new Completion(stored(key), ticket, serialized, ttl == null ? -1 : millis(ttl),
-                staleMillis, ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null), stored(key)),
-                ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), value == null), stored(key)));
+                staleMillis, ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), nothing), stored(key)),
+                ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), nothing), stored(key)));
         return call(() -> "store the value of '" + key + "'", connection -> settle(connection, completion));
     }
 

@@ -113,8 +113,8 @@ final class StatementComputeStore extends SqlComputeStore {
     @Override
     public Entry entry(String key) {
         Entry entry = call(() -> "read '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT v.stored_value, v.stored_at, v.expires_at,"
-                    + " v.backoff_until, n.now_ms FROM " + value + " v, (SELECT " + now + " AS now_ms) n"
+            try (PreparedStatement statement = connection.prepareStatement("SELECT v.stored_value, v.stored_at,"
+                    + " v.expires_at, v.backoff_until, n.now_ms FROM " + value + " v, (SELECT " + now + " AS now_ms) n"
                     + " WHERE v.value_key = ? AND (v.expires_at IS NULL OR v.expires_at > n.now_ms"
                     + " OR v.stale_until > n.now_ms)")) {
                 statement.setBytes(1, storedKey(key));
@@ -281,7 +281,8 @@ final class StatementComputeStore extends SqlComputeStore {
                     return new Claimed(current.compute(), null, null);
                 } else if (current.computing(at)) {
                     waitFor = current;
-                } else if (awaited != null && current.miss().equals(awaited.id()) && !"value".equals(current.outcome())) {
+                } else if (awaited != null && current.miss().equals(awaited.id())
+                        && !"value".equals(current.outcome())) {
                     return new Claimed(null, null, current);
                 }
                 // done, and its value is gone (expired, invalidated) or it is not the miss the caller waited for
@@ -294,7 +295,7 @@ final class StatementComputeStore extends SqlComputeStore {
             }
         }
         if (waitFor != null) {
-            return new Claimed(new Claim.Wait(waitFor.miss(awaited), Math.max(0, waitFor.expiresAt() - at),
+            return new Claimed(new Claim.Wait(waitFor.asMiss(), Math.max(0, waitFor.expiresAt() - at),
                     StoredText.decode(waitFor.description()), Instant.ofEpochMilli(waitFor.startedAt())), null, null);
         }
         try (PreparedStatement statement = connection.prepareStatement("UPDATE " + compute + " SET miss_id = ?,"
@@ -378,7 +379,8 @@ final class StatementComputeStore extends SqlComputeStore {
             }
         }
         try (PreparedStatement statement = connection.prepareStatement("INSERT INTO " + value
-                + " (value_key, stored_value, stored_at, expires_at, stale_until, backoff_until) VALUES (?, ?, ?, ?, ?, NULL)")) {
+                + " (value_key, stored_value, stored_at, expires_at, stale_until, backoff_until)"
+                + " VALUES (?, ?, ?, ?, ?, NULL)")) {
             statement.setBytes(1, storedKey);
             statement.setBytes(2, serialized);
             statement.setLong(3, at);
@@ -441,8 +443,9 @@ final class StatementComputeStore extends SqlComputeStore {
 
     /**
      * One look at the notices table: every notice not seen yet, in order. The first look only learns where the table
-     * ends. Notices are numbered as they are written, but a transaction may commit after a later one: the notices of
-     * the last {@value #SETTLE_MILLIS} ms are read again by every poll (those seen are not handed on twice).
+     * ends. Notices are numbered as they are written, but a transaction may commit after a later one: past a gap in
+     * the numbers (a notice not committed yet, or rolled back) the notices are read again by every poll until they
+     * are {@value #SETTLE_MILLIS} ms old (those seen are not handed on twice); without a gap each is read once.
      */
     private void poll() {
         try {
@@ -463,16 +466,18 @@ final class StatementComputeStore extends SqlComputeStore {
                     statement.setLong(1, seenUpTo);
                     try (ResultSet rows = statement.executeQuery()) {
                         boolean settled = true;
+                        long next = seenUpTo + 1;
                         while (rows.next()) {
                             long id = rows.getLong(1);
                             if (seen.add(id)) {
                                 noticed(rows.getString(2));
                             }
-                            settled &= rows.getLong(3) < rows.getLong(4) - SETTLE_MILLIS;
+                            settled &= id == next || rows.getLong(3) < rows.getLong(4) - SETTLE_MILLIS;
                             if (settled) {
                                 seenUpTo = id;
                                 seen.headSet(id, true).clear();
                             }
+                            next = id + 1;
                         }
                     }
                 }
@@ -485,28 +490,30 @@ final class StatementComputeStore extends SqlComputeStore {
         }
     }
 
-    /** About once a minute: removes old notices, records long expired and values past their stale window. */
+    /**
+     * About once a minute: removes the notices, the records and the values (past their stale window) that expired more
+     * than {@value #KEEP_MILLIS} ms ago. A step that meets one of these deletes (a lock wait, a deadlock) runs again;
+     * a delete that fails is tried again a minute later.
+     */
     private void sweep(Connection connection) throws SQLException {
         long nanos = System.nanoTime();
         if (lastSweep != 0 && nanos - lastSweep < TimeUnit.MILLISECONDS.toNanos(KEEP_MILLIS)) {
             return;
         }
         lastSweep = nanos;
-        transaction(connection, () -> {
-            long at = now(connection);
-            for (String sql : new String[] {"DELETE FROM " + notices + " WHERE created_at < ?",
-                    "DELETE FROM " + compute + " WHERE expires_at < ?",
-                    "DELETE FROM " + value + " WHERE expires_at < ? AND (stale_until IS NULL OR stale_until < ?)"}) {
-                try (PreparedStatement statement = connection.prepareStatement(sql)) {
-                    statement.setLong(1, at - KEEP_MILLIS);
-                    if (sql.indexOf('?') != sql.lastIndexOf('?')) {
-                        statement.setLong(2, at - KEEP_MILLIS);
-                    }
-                    statement.executeUpdate();
+        long before = now(connection) - KEEP_MILLIS;
+        // each a transaction of its own (auto-commit), so that no row stays locked longer than its statement
+        for (String sql : new String[] {"DELETE FROM " + notices + " WHERE created_at < ?",
+                "DELETE FROM " + compute + " WHERE expires_at < ?",
+                "DELETE FROM " + value + " WHERE expires_at < ? AND (stale_until IS NULL OR stale_until < ?)"}) {
+            try (PreparedStatement statement = connection.prepareStatement(sql)) {
+                statement.setLong(1, before);
+                if (sql.indexOf('?') != sql.lastIndexOf('?')) {
+                    statement.setLong(2, before);
                 }
+                statement.executeUpdate();
             }
-            return null;
-        });
+        }
     }
 
     /** Writes a notice in the step's transaction: other nodes read it once it commits. */
@@ -532,8 +539,8 @@ final class StatementComputeStore extends SqlComputeStore {
      * record as it is. A concurrent first insert makes the step run again (a duplicate key).
      */
     private Record lock(Connection connection, byte[] storedKey) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS + ", stored_value FROM "
-                + compute + " WHERE compute_key = ? AND invalidated = FALSE FOR UPDATE")) {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS
+                + ", stored_value FROM " + compute + " WHERE compute_key = ? AND invalidated = FALSE FOR UPDATE")) {
             statement.setBytes(1, storedKey);
             try (ResultSet row = statement.executeQuery()) {
                 if (row.next()) {
@@ -552,8 +559,8 @@ final class StatementComputeStore extends SqlComputeStore {
 
     /** The key's invalidated miss, or null; the key's record row is locked. */
     private Record invalidated(Connection connection, byte[] storedKey) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS + ", stored_value FROM "
-                + compute + " WHERE compute_key = ? AND invalidated = TRUE")) {
+        try (PreparedStatement statement = connection.prepareStatement("SELECT " + RECORD_COLUMNS
+                + ", stored_value FROM " + compute + " WHERE compute_key = ? AND invalidated = TRUE")) {
             statement.setBytes(1, storedKey);
             try (ResultSet row = statement.executeQuery()) {
                 return row.next() ? Record.of(storedKey, row) : null;
@@ -588,6 +595,9 @@ final class StatementComputeStore extends SqlComputeStore {
      * database's concurrency errors ({@link StatementLockStore#concurrencyError}), logged at {@code DEBUG} only.
      */
     private static <T> T transaction(Connection connection, Step<T> step) throws SQLException {
+        // The caller's interrupt status is kept aside while the statements run (as the lock store does): H2 waits for
+        // row locks in ways that swallow it, and the step must run the same whatever it is (SPI).
+        boolean interrupted = Thread.interrupted();
         connection.setAutoCommit(false);
         try {
             for (int attempt = 1;; attempt++) {
@@ -608,7 +618,13 @@ final class StatementComputeStore extends SqlComputeStore {
                 }
             }
         } finally {
-            connection.setAutoCommit(true);
+            try {
+                connection.setAutoCommit(true);
+            } finally {
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
         }
     }
 
@@ -667,13 +683,13 @@ final class StatementComputeStore extends SqlComputeStore {
         }
 
         /** The miss, as a waiter sees it. */
-        Miss miss(Miss awaited) {
+        Miss asMiss() {
             return new Miss(miss, turn, StoredText.decode(hint), ttlMillis);
         }
 
         /** This computer's claim, made again. */
         Claim compute() {
-            Miss taken = miss(null);
+            Miss taken = asMiss();
             return new Claim.Compute(taken, new Ticket(miss, turn, computer));
         }
     }

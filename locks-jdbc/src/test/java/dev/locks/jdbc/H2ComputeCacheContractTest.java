@@ -4,8 +4,8 @@ import dev.locks.jdbc.test.H2DatabaseExtension;
 import dev.locks.jdbc.test.StatementDatabase;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link StatementComputeCacheContract} on H2, in memory. */
-class H2ComputeCacheContractTest extends StatementComputeCacheContract {
+/** {@link SqlComputeCacheContract} on H2, in memory. */
+class H2ComputeCacheContractTest extends SqlComputeCacheContract {
 
     @RegisterExtension
     static final H2DatabaseExtension h2 = new H2DatabaseExtension();

@@ -85,8 +85,10 @@ class JdbcComputeRoundTripTest {
     @Test
     void aRegistryAndACacheOnOneDataSourceShouldShareOneListeningConnection() {
         CountingDataSource shared = new CountingDataSource(postgres.dataSource());
-        try (JdbcLockRegistry registry = JdbcLockRegistry.builder(shared).cleanupInterval(Duration.ZERO).build();
-                JdbcComputeCache sharing = JdbcComputeCache.builder(shared).build()) {
+        // the dialect named, as locks.jdbc.dialect does: a detected one costs each builder a connection of its own
+        try (JdbcLockRegistry registry = JdbcLockRegistry.builder(shared).dialect("postgresql")
+                .cleanupInterval(Duration.ZERO).build();
+                JdbcComputeCache sharing = JdbcComputeCache.builder(shared).dialect("postgresql").build()) {
             await().atMost(BOUND).until(() -> registry.store().listenerConfirmations() > 0
                     && sharing.store().listenerConfirmations() > 0 && registry.store().connections().idleCount() == 2
                     && sharing.store().connections().idleCount() == 2);

@@ -5,8 +5,8 @@ import dev.locks.jdbc.test.MariaDbServerExtension;
 import dev.locks.jdbc.test.StatementDatabase;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link StatementComputeCacheContract} on MariaDB, a server of the test's own, through MariaDB Connector/J. */
-class MariaDbComputeCacheContractTest extends StatementComputeCacheContract {
+/** {@link SqlComputeCacheContract} on MariaDB, a server of the test's own, through MariaDB Connector/J. */
+class MariaDbComputeCacheContractTest extends SqlComputeCacheContract {
 
     @RegisterExtension
     static final MariaDbServerExtension mariadb = new MariaDbServerExtension(Driver.MARIADB);

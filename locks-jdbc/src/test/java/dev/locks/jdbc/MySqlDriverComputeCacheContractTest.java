@@ -5,8 +5,11 @@ import dev.locks.jdbc.test.MariaDbServerExtension;
 import dev.locks.jdbc.test.StatementDatabase;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link StatementComputeCacheContract} on MariaDB through MySQL Connector/J (the MySQL dialect's statements: MySQL 8 itself cannot be installed here). */
-class MySqlDriverComputeCacheContractTest extends StatementComputeCacheContract {
+/**
+ * {@link SqlComputeCacheContract} on MariaDB through MySQL Connector/J (the MySQL dialect's
+ * statements: MySQL 8 itself cannot be installed here).
+ */
+class MySqlDriverComputeCacheContractTest extends SqlComputeCacheContract {
 
     @RegisterExtension
     static final MariaDbServerExtension mariadb = new MariaDbServerExtension(Driver.MYSQL);

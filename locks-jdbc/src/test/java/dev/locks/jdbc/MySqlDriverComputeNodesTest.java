@@ -5,7 +5,10 @@ import dev.locks.jdbc.test.MariaDbServerExtension;
 import dev.locks.jdbc.test.StatementDatabase;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link StatementComputeNodesContract} on MariaDB through MySQL Connector/J (the MySQL dialect's statements: MySQL 8 itself cannot be installed here). */
+/**
+ * {@link StatementComputeNodesContract} on MariaDB through MySQL Connector/J (the MySQL dialect's
+ * statements: MySQL 8 itself cannot be installed here).
+ */
 class MySqlDriverComputeNodesTest extends StatementComputeNodesContract {
 
     @RegisterExtension

@@ -93,6 +93,29 @@ abstract class SqlComputeNodesContract extends ComputeNodesContract {
         assertThat(b.fetchOrCompute(key + " ", TTL, () -> "trailing space")).isEqualTo("trailing space");
     }
 
+    /**
+     * A failure's message longer than a notice carries (a megabyte) still fails every waiter: on the computer's node
+     * with the exception itself, on the other node as a {@link ComputeFailedException} with the message cut short.
+     */
+    @Test
+    void aFailureWithAMessageOfAMegabyteShouldReachTheOtherNode() {
+        IllegalStateException boom = new IllegalStateException("long " + "x".repeat(1 << 20));
+        ComputeCacheStall<String> failing = ComputeCacheStall.throwing(boom);
+        Future<String> computer = callers.start("alice", () -> a.fetchOrCompute("long", TTL, failing));
+        failing.awaitEntered();
+        Future<String> other = callers.start("bob", () -> b.fetchOrCompute("long", TTL, () -> "bob"));
+        awaitWaiters(b, "long", 1);
+
+        failing.release();
+
+        assertThat(failure(computer)).isSameAs(boom);
+        assertThat(failure(other)).isInstanceOfSatisfying(ComputeFailedException.class, failed -> {
+            assertThat(failed.originalClassName()).isEqualTo(IllegalStateException.class.getName());
+            assertThat(failed.originalMessage()).startsWith("long xxx").hasSizeLessThan(8000);
+        });
+        assertThat(b.fetchOrCompute("long", TTL, () -> "after")).isEqualTo("after");
+    }
+
     /** Issue 27, observation 11: a key as long as SPEC 2 allows (3,072 bytes of UTF-8) is cached across nodes. */
     @Test
     void aKeyAsLongAsSpecAllowsShouldBeComputedOnceAndFoundOnTheOtherNode() {
