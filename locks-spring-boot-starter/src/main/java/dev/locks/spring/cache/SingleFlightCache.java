@@ -2,6 +2,8 @@ package dev.locks.spring.cache;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cache.Cache;
@@ -25,6 +27,9 @@ public final class SingleFlightCache implements Cache {
 
     private final CacheFlights flights;
 
+    /** The misses of this node in flight, by key: {@link CacheFlights}. */
+    private final ConcurrentMap<Object, CacheFlights.Landing> landings = new ConcurrentHashMap<>();
+
     /**
      * @param manager the name of the cache manager bean, part of the key of a miss across nodes
      */
@@ -46,6 +51,10 @@ public final class SingleFlightCache implements Cache {
      */
     String flightKey(Object key) {
         return flightPrefix + key;
+    }
+
+    ConcurrentMap<Object, CacheFlights.Landing> landings() {
+        return landings;
     }
 
     @Override
