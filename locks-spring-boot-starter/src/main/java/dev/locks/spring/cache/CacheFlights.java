@@ -35,15 +35,17 @@ import org.springframework.cache.interceptor.CacheOperationInvoker;
  *       looks the cache up once more and takes part in the miss across nodes; the node's later callers of the key
  *       wait for it, and it lets them go only after it has stored the value into the node's cache (or failed). The
  *       compute cache's own flight of a node ends for later callers as soon as the value arrives there (before it,
- *       when the computer invalidates the key): a caller of a per-node cache (Caffeine) that came then would find
- *       the value neither in its cache nor in the compute cache, and load it again.</li>
+ *       when the key is invalidated): a caller of a per-node cache (Caffeine) that came then would start a miss of
+ *       its own.</li>
  *   <li>The caller that becomes the miss's computer looks the Spring cache up once more (another node may just have
  *       stored the value in a shared cache), else calls its loader and puts the value into its cache.</li>
- *   <li>It then invalidates the miss's key in the compute cache and completes its ticket: the compute cache hands the
- *       value to every waiter, on this node as the object itself, on other nodes through the backend's store, but,
- *       the key being invalidated, stores it nowhere beyond the miss (on Redis, its record keeps it for a few seconds
- *       for the waiters of other nodes). So the compute cache never answers a later miss with a value of its own,
- *       which could outlive an eviction or the Spring cache's own TTL.</li>
+ *   <li>It then completes its ticket with a TTL of {@link #GRACE} (2 s): the compute cache hands the value to every
+ *       waiter, on this node as the object itself, on other nodes through the backend's store, and keeps it that long
+ *       only, for the nodes whose first caller reaches the compute cache just after the miss ended (on a loaded
+ *       machine, a node's first caller can come 50 ms and more after another node's). An eviction of the key through
+ *       the wrapper ({@code evict}, {@code evictIfPresent}, so {@code @CacheEvict}) invalidates that copy too, so
+ *       none outlives an eviction; it outlives the Spring cache's own TTL, or a {@code clear()} (whose keys the
+ *       wrapper does not know), by {@link #GRACE} at most.</li>
  *   <li>Each node's leader that waited stores the value into its node's cache ({@link Cache#putIfAbsent}: a shared
  *       cache, which has it already, is not written again), then lets its node's other callers go with it.</li>
  *   <li>A loader that throws fails the ticket: every waiter gets its exception (this node's the object itself, other
@@ -61,6 +63,14 @@ import org.springframework.cache.interceptor.CacheOperationInvoker;
 final class CacheFlights {
 
     private static final Log logger = LogFactory.getLog(CacheFlights.class);
+
+    /**
+     * How long the compute cache keeps a loaded value after its miss, for the callers of other nodes that reach it
+     * just after the miss ended (their node's first caller came late): they get the value rather than load it again.
+     * Bounded, and taken out by an eviction of the key through the wrapper, so that the copy never outlives the
+     * cache's own eviction, and outlives its TTL or a {@code clear()} by this much at most.
+     */
+    static final Duration GRACE = Duration.ofSeconds(2);
 
     private final Supplier<ComputeCache> computeCache;
 
@@ -111,8 +121,8 @@ final class CacheFlights {
      * This node's part of a miss: the node's first caller of the key leads it (looks the cache up once more, then
      * takes part in the miss across nodes, and stores the value into the node's cache), and the node's later callers
      * wait for the leader, which lets them go only once the value is stored. So no caller of the node finds the miss
-     * over and the value not yet in the cache, which would load again: the compute cache keeps no copy, and its own
-     * flight of the node ends, for callers that come later, as soon as the value arrives (or the key is invalidated).
+     * over and the value not yet in the cache, which would load again (the compute cache's own flight of the node
+     * ends, for callers that come later, as soon as the value arrives), however long the store takes.
      */
     private Object land(SingleFlightCache cache, Object key, Callable<?> loader, ComputeCache values, String caller) {
         Duration waitTime = values.defaultOptions().waitTime().orElse(null);
@@ -219,7 +229,7 @@ final class CacheFlights {
             throw ex;
         }
         if (cached != null) {
-            complete(values, cache.flightKey(key), ticket, cached.get(), () -> {
+            complete(values, ticket, cached.get(), () -> {
             });
             return cached.get();
         }
@@ -238,34 +248,41 @@ final class CacheFlights {
             failQuietly(values, ticket, ex);
             throw ex;
         }
-        complete(values, cache.flightKey(key), ticket, value, () -> target.evict(key));
+        complete(values, ticket, value, () -> target.evict(key));
         return value;
     }
 
     /**
-     * Hands {@code value} to the miss's waiters without leaving it in the compute cache. A backend that cannot carry
-     * the value fails the call (and the waiters, which the compute cache has failed already), after {@code undo}; a
-     * backend that cannot be reached fails this node's waiters (the compute cache does that) but not the computer,
-     * whose value is loaded and stored.
+     * Hands {@code value} to the miss's waiters, and leaves it in the compute cache for {@link #GRACE} only. A backend
+     * that cannot carry the value fails the call (and the waiters, which the compute cache has failed already), after
+     * {@code undo}; a backend that cannot be reached fails this node's waiters (the compute cache does that) but not
+     * the computer, whose value is loaded and stored.
      */
-    private static void complete(ComputeCache values, String flightKey, ComputeTicket ticket, Object value,
-            Runnable undo) {
+    private static void complete(ComputeCache values, ComputeTicket ticket, Object value, Runnable undo) {
         try {
-            values.invalidate(flightKey);
-        }
-        catch (RuntimeException ex) {
-            failQuietly(values, ticket, ex); // completing now would store the value where no eviction reaches it
-            return;
-        }
-        try {
-            values.complete(ticket, value, null);
+            values.complete(ticket, value, GRACE);
         }
         catch (LockUnavailableException ex) {
-            logger.debug("Could not hand the value of '" + flightKey + "' to its waiters", ex);
+            logger.debug("Could not hand the value of '" + ticket.key() + "' to its waiters", ex);
         }
         catch (RuntimeException ex) {
             undo.run();
             throw ex;
+        }
+    }
+
+    /**
+     * Takes the copy of {@code key}'s value out of the compute cache, as the wrapped cache evicts the key, so that no
+     * miss after the eviction gets it. A backend that cannot be reached does not fail the eviction: the copy ends
+     * with its {@link #GRACE} anyway.
+     */
+    void evicted(SingleFlightCache cache, Object key) {
+        try {
+            computeCache.get().invalidate(cache.flightKey(key));
+        }
+        catch (RuntimeException ex) {
+            logger.warn("Could not invalidate '" + cache.flightKey(key) + "' in the compute cache as its cache evicted"
+                    + " it; the copy there ends within " + GRACE, ex);
         }
     }
 
@@ -348,7 +365,7 @@ final class CacheFlights {
                     result.completeExceptionally(cause);
                     return;
                 }
-                complete(values, ticket.key(), ticket, value, () -> {
+                complete(values, ticket, value, () -> {
                 });
                 result.complete(value);
             }

@@ -138,6 +138,26 @@ class SingleFlightCacheRedisTests {
         }));
     }
 
+    /**
+     * A node whose first caller comes only after the miss of another node ended gets the loaded value from the compute
+     * cache, for {@link CacheFlights#GRACE}; after it, the compute cache has no copy left and a miss loads again.
+     */
+    @Test
+    void nodeWhoseCallerComesJustAfterTheMissShouldGetTheValueWithinTheGraceOnly() {
+        singleFlight("caffeine").run(first -> singleFlight("caffeine").run(second -> {
+            String loaded = first.getBean(Quotes.class).quote("ACME");
+            assertThat(second.getBean(Quotes.class).quote("ACME")).isEqualTo(loaded);
+            assertThat(loads(first) + loads(second)).isOne();
+
+            Thread.sleep(CacheFlights.GRACE.toMillis() + 500);
+            // the second node's Caffeine drops the value, as its own TTL or size bound would: nothing evicts it through
+            // the wrapper, so only the grace ended the compute cache's copy
+            ((SingleFlightCache) second.getBean(CacheManager.class).getCache("quotes")).getTargetCache().evict("ACME");
+            assertThat(second.getBean(Quotes.class).quote("ACME")).isNotEqualTo(loaded);
+            assertThat(loads(second)).isOne();
+        }));
+    }
+
     private static void await(BooleanSupplier condition) throws InterruptedException {
         await(condition, 20_000);
         assertThat(condition.getAsBoolean()).isTrue();
