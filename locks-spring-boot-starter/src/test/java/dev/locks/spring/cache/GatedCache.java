@@ -1,20 +1,19 @@
 package dev.locks.spring.cache;
 
+import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.jspecify.annotations.Nullable;
-import org.springframework.cache.Cache;
+import org.springframework.cache.caffeine.CaffeineCache;
 
 /**
  * A cache whose first store ({@code put} or {@code putIfAbsent}) waits until the test {@linkplain #open opens} it,
  * having told that it {@linkplain #arrived arrived}: so a test holds a value that has reached a node, but not yet
- * that node's cache, for as long as it needs. Every other call goes straight to the wrapped cache.
+ * that node's cache, for as long as it needs. Otherwise a Caffeine cache as Spring's.
  */
-final class GatedCache implements Cache {
-
-    private final Cache target;
+final class GatedCache extends CaffeineCache {
 
     private final AtomicBoolean first = new AtomicBoolean(true);
 
@@ -22,8 +21,8 @@ final class GatedCache implements Cache {
 
     private final CountDownLatch open = new CountDownLatch(1);
 
-    GatedCache(Cache target) {
-        this.target = target;
+    GatedCache(String name) {
+        super(name, Caffeine.newBuilder().build());
     }
 
     /** Waits (at most 20 s) until the first store has come and waits at the gate. */
@@ -49,28 +48,8 @@ final class GatedCache implements Cache {
     }
 
     @Override
-    public String getName() {
-        return target.getName();
-    }
-
-    @Override
-    public Object getNativeCache() {
-        return target.getNativeCache();
-    }
-
-    @Override
-    public @Nullable ValueWrapper get(Object key) {
-        return target.get(key);
-    }
-
-    @Override
-    public <T> @Nullable T get(Object key, @Nullable Class<T> type) {
-        return target.get(key, type);
-    }
-
-    @Override
     public <T> @Nullable T get(Object key, Callable<T> valueLoader) {
-        return target.get(key, () -> {
+        return super.get(key, () -> {
             T value = valueLoader.call();
             gate(); // the target stores it as this returns
             return value;
@@ -80,22 +59,12 @@ final class GatedCache implements Cache {
     @Override
     public void put(Object key, @Nullable Object value) {
         gate();
-        target.put(key, value);
+        super.put(key, value);
     }
 
     @Override
     public @Nullable ValueWrapper putIfAbsent(Object key, @Nullable Object value) {
         gate();
-        return target.putIfAbsent(key, value);
-    }
-
-    @Override
-    public void evict(Object key) {
-        target.evict(key);
-    }
-
-    @Override
-    public void clear() {
-        target.clear();
+        return super.putIfAbsent(key, value);
     }
 }

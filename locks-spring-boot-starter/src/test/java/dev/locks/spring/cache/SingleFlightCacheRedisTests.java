@@ -2,7 +2,6 @@ package dev.locks.spring.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.locks.ComputeCache;
 import dev.locks.ComputeFailedException;
 import dev.locks.spring.LocksAutoConfiguration;
@@ -97,7 +96,7 @@ class SingleFlightCacheRedisTests {
      */
     @Test
     void callerArrivingBeforeItsNodeStoredTheValueShouldNotLoadAgain() {
-        GatedCache gated = new GatedCache(new CaffeineCache("quotes", Caffeine.newBuilder().build()));
+        GatedCache gated = new GatedCache("quotes");
         singleFlight("caffeine").run(first -> singleFlight("caffeine")
                 .withBean("cacheManager", CacheManager.class, () -> {
                     SimpleCacheManager manager = new SimpleCacheManager();
