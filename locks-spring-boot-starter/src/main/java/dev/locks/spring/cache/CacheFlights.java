@@ -430,7 +430,10 @@ final class CacheFlights {
 
         final CompletableFuture<Object> outcome = new CompletableFuture<>();
 
-        /** The leader's failure, the loader's exception without Spring's wrapper around it. */
+        /**
+         * The leader's failure: the cause of its {@code ValueRetrievalException} (the loader's exception, as the cache
+         * interceptor gave it), else what it threw.
+         */
         record Failure(Throwable error) {
         }
     }
