@@ -1,6 +1,7 @@
 package dev.locks.spring;
 
 import dev.locks.ComputeCache;
+import dev.locks.LocksObserver;
 import dev.locks.spring.cache.SingleFlightCacheManagers;
 import dev.locks.spring.cache.SingleFlightCacheMeterBinderProvider;
 import dev.locks.spring.interceptor.CallObservations;
@@ -38,10 +39,13 @@ public final class LocksCacheAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     static SingleFlightCacheManagers locksSingleFlightCacheManagers(Environment environment,
-            ObjectProvider<ComputeCache> computeCache, ObjectProvider<CallObservations> observations) {
+            ObjectProvider<ComputeCache> computeCache, ObjectProvider<CallObservations> observations,
+            ObjectProvider<LocksObserver> events) {
         Set<String> names = Binder.get(environment).bind(CACHE_NAMES, Bindable.setOf(String.class)).orElse(Set.of());
         return new SingleFlightCacheManagers(names, LocksInterceptionConfiguration.FirstLookup.of(computeCache::getObject),
-                LocksInterceptionConfiguration.observations(observations));
+                LocksInterceptionConfiguration.observations(observations),
+                LocksInterceptionConfiguration.FirstLookup.of(
+                        () -> CompositeLocksObserver.of(events.orderedStream().toList())));
     }
 
     /** Spring Boot's cache metrics of wrapped caches, when the application has them. */

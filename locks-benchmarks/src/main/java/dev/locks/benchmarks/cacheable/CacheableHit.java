@@ -3,6 +3,8 @@ package dev.locks.benchmarks.cacheable;
 import dev.locks.benchmarks.spring.BenchmarkContext;
 import dev.locks.benchmarks.spring.SlowQuotes;
 import dev.locks.local.LocalComputeCache;
+import java.util.Arrays;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -36,14 +38,15 @@ import org.springframework.context.ConfigurableApplicationContext;
  * their ratio says more of the load than of the wrapper. {@code cacheableSyncPaired} measures both calls in the
  * same milliseconds: each invocation times {@value #BLOCK} calls without the wrapper and {@value #BLOCK} with it
  * (in turns, first one then the other), and every measured iteration prints the ns per call of each and their
- * ratio ("paired hits: ..."; JMH's auxiliary counters would sum the ratios of the iterations): their mean and
+ * ratio, that of the sums and the median of the invocations' ratios, which leaves out the blocks that the load
+ * preempted ("paired hits: ..."; JMH's auxiliary counters would sum the ratios of the iterations): their mean and
  * spread over the iterations of all forks are the overhead's figure.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
-@Warmup(iterations = 10, time = 1)
-@Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 10, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(value = 3, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @State(Scope.Benchmark)
 public class CacheableHit {
 
@@ -147,36 +150,37 @@ public class CacheableHit {
 
         private long calls;
 
+        /** Each invocation's ratio: their median leaves out the blocks that the load preempted. */
+        private double[] ratios = new double[1024];
+
+        private int pairs;
+
         @Setup(Level.Iteration)
         public void reset() {
             withoutNanos = 0;
             withNanos = 0;
             calls = 0;
+            pairs = 0;
         }
 
         void add(long without, long with) {
             withoutNanos += without;
             withNanos += with;
             calls += BLOCK;
-        }
-
-        double withoutNsPerHit() {
-            return calls == 0 ? 0 : (double) withoutNanos / calls;
-        }
-
-        double withNsPerHit() {
-            return calls == 0 ? 0 : (double) withNanos / calls;
-        }
-
-        double withToWithout() {
-            return withoutNanos == 0 ? 0 : (double) withNanos / withoutNanos;
+            if (pairs == ratios.length) {
+                ratios = Arrays.copyOf(ratios, pairs * 2);
+            }
+            ratios[pairs++] = (double) with / without;
         }
 
         @TearDown(Level.Iteration)
         public void print(IterationParams iteration) {
-            if (iteration.getType() == IterationType.MEASUREMENT) {
-                System.out.printf(java.util.Locale.ROOT, "paired hits: without %.1f ns, with %.1f ns, ratio %.4f%n",
-                        withoutNsPerHit(), withNsPerHit(), withToWithout());
+            if (iteration.getType() == IterationType.MEASUREMENT && calls > 0) {
+                double[] sorted = Arrays.copyOf(ratios, pairs);
+                Arrays.sort(sorted);
+                System.out.printf(Locale.ROOT, "paired hits: without %.1f ns, with %.1f ns, ratio of the sums %.4f,"
+                        + " median ratio of %d pairs %.4f%n", (double) withoutNanos / calls, (double) withNanos / calls,
+                        (double) withNanos / withoutNanos, pairs, sorted[pairs / 2]);
             }
         }
     }

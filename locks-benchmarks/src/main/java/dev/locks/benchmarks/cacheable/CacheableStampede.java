@@ -48,11 +48,6 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
  *       Redis map, whose {@code get(key, loader)} takes an {@code RLock} per key on a miss and loads under it.</li>
  * </ul>
  */
-@BenchmarkMode(Mode.AverageTime)
-@OutputTimeUnit(TimeUnit.MILLISECONDS)
-@Warmup(iterations = 2, time = 2)
-@Measurement(iterations = 5, time = 2)
-@Fork(value = 2, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
 @State(Scope.Benchmark)
 public class CacheableStampede {
 
@@ -163,7 +158,13 @@ public class CacheableStampede {
         ready.await();
     }
 
+    /** One stampede, in ms: the runs of docs/benchmarks.md as defaults (3 forks, 2 + 5 iterations of 2 s). */
     @Benchmark
+    @BenchmarkMode(Mode.AverageTime)
+    @OutputTimeUnit(TimeUnit.MILLISECONDS)
+    @Warmup(iterations = 2, time = 2)
+    @Measurement(iterations = 5, time = 2)
+    @Fork(value = 3, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
     public void stampede(Loads counted) throws InterruptedException {
         gate.countDown();
         served.await();

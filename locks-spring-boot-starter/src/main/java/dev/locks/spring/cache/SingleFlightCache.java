@@ -2,6 +2,8 @@ package dev.locks.spring.cache;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentMap;
 import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 import org.springframework.cache.Cache;
@@ -12,7 +14,9 @@ import org.springframework.cache.Cache;
  * loader at most once at a time per key across every node of the locks backend ({@link CacheFlights}); the other
  * callers, on any node, wait and get the loaded value, which a cache of their own node stores too. Everything else
  * ({@code get(key)}, {@code put}, {@code evict}, {@code clear}, TTLs, serialization, statistics) is the wrapped
- * cache's own, unchanged; {@link #getNativeCache()} is the wrapped cache's native cache.
+ * cache's own, unchanged, but for {@code evict} and {@code evictIfPresent}, which also take the compute cache's
+ * short-lived copy of the key's last load out ({@link CacheFlights#GRACE}); {@link #getNativeCache()} is the wrapped
+ * cache's native cache.
  *
  * <p>The starter wraps the caches of the application's {@code CacheManager} beans with it when
  * {@code locks.cache.single-flight=true}; {@link #getTargetCache()} is the wrapped cache.
@@ -24,6 +28,9 @@ public final class SingleFlightCache implements Cache {
     private final String flightPrefix;
 
     private final CacheFlights flights;
+
+    /** The misses of this node in flight, by key: {@link CacheFlights}. */
+    private final ConcurrentMap<Object, CacheFlights.Landing> landings = new ConcurrentHashMap<>();
 
     /**
      * @param manager the name of the cache manager bean, part of the key of a miss across nodes
@@ -46,6 +53,10 @@ public final class SingleFlightCache implements Cache {
      */
     String flightKey(Object key) {
         return flightPrefix + key;
+    }
+
+    ConcurrentMap<Object, CacheFlights.Landing> landings() {
+        return landings;
     }
 
     @Override
@@ -109,13 +120,17 @@ public final class SingleFlightCache implements Cache {
         return target.putIfAbsent(key, value);
     }
 
+    /** The wrapped cache's eviction, after the compute cache's copy of the last load of {@code key} is gone. */
     @Override
     public void evict(Object key) {
+        flights.evicted(this, key);
         target.evict(key);
     }
 
+    /** The wrapped cache's eviction, after the compute cache's copy of the last load of {@code key} is gone. */
     @Override
     public boolean evictIfPresent(Object key) {
+        flights.evicted(this, key);
         return target.evictIfPresent(key);
     }
 

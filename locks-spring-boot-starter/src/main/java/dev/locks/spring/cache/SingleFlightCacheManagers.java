@@ -1,6 +1,7 @@
 package dev.locks.spring.cache;
 
 import dev.locks.ComputeCache;
+import dev.locks.LocksObserver;
 import dev.locks.spring.interceptor.CallObservations;
 import java.lang.reflect.Modifier;
 import java.util.Set;
@@ -51,9 +52,21 @@ public final class SingleFlightCacheManagers implements BeanPostProcessor, Dispo
      */
     public SingleFlightCacheManagers(Set<String> cacheNames, Supplier<ComputeCache> computeCache,
             Supplier<CallObservations> observations) {
+        this(cacheNames, computeCache, observations, () -> LocksObserver.NONE);
+    }
+
+    /**
+     * @param cacheNames the names of the caches to wrap; empty: all
+     * @param computeCache the compute cache that coordinates the misses, looked up on the first miss
+     * @param observations the Observations of the misses, looked up on the first miss
+     * @param events the compute cache's observers, looked up on the first miss: they learn how the callers that
+     *        waited for their node's first caller of a miss ended, which the compute cache does not see
+     */
+    public SingleFlightCacheManagers(Set<String> cacheNames, Supplier<ComputeCache> computeCache,
+            Supplier<CallObservations> observations, Supplier<LocksObserver> events) {
         this.cacheNames = Set.copyOf(cacheNames);
         this.waits = waits();
-        this.flights = new CacheFlights(computeCache, observations, waits);
+        this.flights = new CacheFlights(computeCache, observations, events, waits);
     }
 
     /**

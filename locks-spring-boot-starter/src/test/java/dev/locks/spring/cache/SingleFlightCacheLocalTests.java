@@ -81,7 +81,7 @@ class SingleFlightCacheLocalTests {
                 assertThat(observation.getName()).isEqualTo("locks.compute");
                 assertThat(observation.getLowCardinalityKeyValue("name").getValue()).isEqualTo("quotes");
             });
-            // the compute cache carried the value but keeps none: it never answers a miss of the Spring cache
+            // the compute cache carried the value and keeps it for a moment only, which an eviction ends at once
             assertThat(context.getBean(ComputeCache.class).computations()).isEmpty();
             context.getBean(CacheManager.class).getCache("quotes").evict("ACME");
             assertThat(quotes.quote("ACME")).isNotEqualTo(results.get(0));

@@ -2,6 +2,7 @@ package dev.locks.spring.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.locks.ComputeCache;
 import dev.locks.ComputeFailedException;
 import dev.locks.spring.LocksAutoConfiguration;
 import dev.locks.spring.LocksCacheAutoConfiguration;
@@ -13,6 +14,13 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
@@ -30,6 +38,7 @@ import org.springframework.cache.CacheManager;
 import org.springframework.cache.annotation.EnableCaching;
 import org.springframework.cache.caffeine.CaffeineCache;
 import org.springframework.cache.caffeine.CaffeineCacheManager;
+import org.springframework.cache.support.SimpleCacheManager;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.data.redis.cache.RedisCache;
 import org.springframework.data.redis.cache.RedisCacheManager;
@@ -78,6 +87,86 @@ class SingleFlightCacheRedisTests {
             }
             assertThat(loads(first) + loads(second)).isEqualTo(1);
         }));
+    }
+
+    /**
+     * A caller of the node that did not load, arriving after the value reached that node but before the node's
+     * cache stored it (held there by a {@link GatedCache}), waits for that store: the miss across nodes is over, and
+     * a miss of its own would load again.
+     */
+    @Test
+    void callerArrivingBeforeItsNodeStoredTheValueShouldNotLoadAgain() {
+        GatedCache gated = new GatedCache("quotes");
+        singleFlight("caffeine").run(first -> singleFlight("caffeine")
+                .withBean("cacheManager", CacheManager.class, () -> {
+                    SimpleCacheManager manager = new SimpleCacheManager();
+                    manager.setCaches(List.of(gated));
+                    return manager;
+                }).run(second -> {
+            Cache loading = first.getBean(CacheManager.class).getCache("quotes");
+            Cache waiting = second.getBean(CacheManager.class).getCache("quotes");
+            AtomicInteger loads = new AtomicInteger();
+            CountDownLatch loaderStarted = new CountDownLatch(1);
+            CountDownLatch loaderMayEnd = new CountDownLatch(1);
+            ExecutorService pool = Executors.newFixedThreadPool(3);
+            try {
+                Future<String> loaded = pool.submit(() -> loading.get("ACME", () -> {
+                    loads.incrementAndGet();
+                    loaderStarted.countDown();
+                    loaderMayEnd.await(20, TimeUnit.SECONDS);
+                    return "loaded";
+                }));
+                assertThat(loaderStarted.await(20, TimeUnit.SECONDS)).isTrue();
+                Future<String> waited = pool.submit(() -> waiting.get("ACME", () -> "loaded again " + loads.incrementAndGet()));
+                await(() -> !second.getBean(ComputeCache.class).computations().isEmpty()); // it waits for the load
+                loaderMayEnd.countDown();
+                assertThat(gated.awaitArrival()).as("the value reached the second node").isTrue();
+
+                Future<String> late = pool.submit(() -> waiting.get("ACME", () -> "loaded again " + loads.incrementAndGet()));
+                await(() -> late.isDone() || loads.get() > 1, 2_000); // a new miss would load by then
+                gated.open();
+
+                assertThat(List.of(loaded.get(20, TimeUnit.SECONDS), waited.get(20, TimeUnit.SECONDS),
+                        late.get(20, TimeUnit.SECONDS))).containsOnly("loaded");
+                assertThat(loads).hasValue(1);
+                assertThat(gated.get("ACME", String.class)).isEqualTo("loaded");
+            }
+            finally {
+                pool.shutdownNow();
+            }
+        }));
+    }
+
+    /**
+     * A node whose first caller comes only after the miss of another node ended gets the loaded value from the compute
+     * cache, for {@link CacheFlights#GRACE}; after it, the compute cache has no copy left and a miss loads again.
+     */
+    @Test
+    void nodeWhoseCallerComesJustAfterTheMissShouldGetTheValueWithinTheGraceOnly() {
+        singleFlight("caffeine").run(first -> singleFlight("caffeine").run(second -> {
+            String loaded = first.getBean(Quotes.class).quote("ACME");
+            assertThat(second.getBean(Quotes.class).quote("ACME")).isEqualTo(loaded);
+            assertThat(loads(first) + loads(second)).isOne();
+
+            Thread.sleep(CacheFlights.GRACE.toMillis() + 500);
+            // the second node's Caffeine drops the value, as its own TTL or size bound would: nothing evicts it through
+            // the wrapper, so only the grace ended the compute cache's copy
+            ((SingleFlightCache) second.getBean(CacheManager.class).getCache("quotes")).getTargetCache().evict("ACME");
+            assertThat(second.getBean(Quotes.class).quote("ACME")).isNotEqualTo(loaded);
+            assertThat(loads(second)).isOne();
+        }));
+    }
+
+    private static void await(BooleanSupplier condition) throws InterruptedException {
+        await(condition, 20_000);
+        assertThat(condition.getAsBoolean()).isTrue();
+    }
+
+    private static void await(BooleanSupplier condition, long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (!condition.getAsBoolean() && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
     }
 
     @Test
