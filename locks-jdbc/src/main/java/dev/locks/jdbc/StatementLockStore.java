@@ -335,7 +335,7 @@ final class StatementLockStore implements JdbcStore {
             LockUnavailableException failure = unavailable("acquire " + keys, e);
             connections.afterAbandoned(failure, "release " + keys, connection -> transaction(connection,
                     () -> "release " + keys, () -> releaseRows(connection, ordered.stream()
-                            .map(k -> new Ownership(k.key(), owner.id(), 0)).toList(), false)));
+                            .map(k -> new Ownership(k.key(), owner.id(), 0)).toList())));
             throw failure;
         }
         if (attempt.isTaken() && forever) {
@@ -531,20 +531,17 @@ final class StatementLockStore implements JdbcStore {
             return Set.of();
         }
         infinite.forget(keys);
-        return run(() -> "release " + keysOf(keys), UNBOUNDED_WAIT, connection -> releaseRows(connection, keys, true));
+        return run(() -> "release " + keysOf(keys), UNBOUNDED_WAIT, connection -> releaseRows(connection, keys));
     }
 
     /**
      * Frees each key its owner still holds (owner id cleared, {@code released_at} set: the pollers of other nodes see
-     * it), and tells this node's waiters once committed. Returns the keys their owner no longer held (expired or
-     * taken).
+     * it). Returns the keys their owner no longer held (expired or taken). This node's waiters are not told here:
+     * the engine frees the keys in the node's memory right after, which wakes them (a notice before that woke them
+     * only to find the keys still held there, and could cost an asynchronous waiter its turn).
      */
-    private Set<String> releaseRows(Connection connection, List<Ownership> keys, boolean tell) throws SQLException {
+    private Set<String> releaseRows(Connection connection, List<Ownership> keys) throws SQLException {
         if (keys.stream().map(Ownership::ownerId).distinct().count() == 1 && releaseLive(connection, keys)) {
-            if (tell) {
-                connection.commit();
-                keys.forEach(key -> tell(key.key()));
-            }
             return Set.of();
         }
         Map<String, Ownership> byKey = new HashMap<>();
@@ -567,10 +564,6 @@ final class StatementLockStore implements JdbcStore {
             }
         }
         free(connection, freed, time[0]);
-        if (tell) {
-            connection.commit();
-            freed.forEach(key -> tell(key.key()));
-        }
         return lost;
     }
 
@@ -659,8 +652,6 @@ final class StatementLockStore implements JdbcStore {
             }
             freed.sort((a, b) -> Arrays.compareUnsigned(a.bytes(), b.bytes()));
             free(connection, freed, at);
-            connection.commit();
-            freed.forEach(key -> tell(key.key()));
             return result;
         });
         return Held.ofPairs(keys, pairs);
