@@ -9,7 +9,11 @@ import javax.sql.DataSource;
 
 /**
  * The JDBC {@link dev.locks.LockRegistry}: keyed locks shared by every node (JVM) that uses the same database,
- * table prefix and key prefix, in a table on the application's {@link DataSource}; PostgreSQL.
+ * table prefix and key prefix, in a table on the application's {@link DataSource}; PostgreSQL, MariaDB, MySQL or H2
+ * ({@link Builder#dialect(String)}, detected by default). The points below are PostgreSQL's; on the others the
+ * statements are plain ones (no stored routines: a few per call, in one transaction), leases follow the database's
+ * {@code UTC_TIMESTAMP(6)} ({@code CURRENT_TIMESTAMP} on H2), and a waiter is woken at once by a release on its own
+ * node and by one poll per node every {@link Builder#pollInterval(Duration) poll interval} for releases on others.
  *
  * <ul>
  *   <li>Threads of one node contend in this node's memory first, and re-entry costs no round trip; the keys a
@@ -152,7 +156,7 @@ public final class JdbcLockRegistry extends AbstractLockRegistry {
         }
 
         /**
-         * Whether {@link #build()} creates what is missing of the schema ({@code dev/locks/jdbc/schema-postgresql.sql},
+         * Whether {@link #build()} creates what is missing of the schema ({@code dev/locks/jdbc/schema-<dialect>.sql},
          * idempotent) for the table prefix, and logs that it did; default false (the schema is the application's:
          * Flyway, Liquibase, or the script run by hand; {@link #build()} then checks that it is in place).
          */

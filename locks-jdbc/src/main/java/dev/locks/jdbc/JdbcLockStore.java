@@ -109,28 +109,13 @@ final class JdbcLockStore implements JdbcStore {
         return listener == null ? 0 : listener.confirmations();
     }
 
-    @Override
-    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
-        return tryAcquire(keys, owner, leaseMillis, null);
-    }
-
-    @Override
-    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
-        return tryAcquire(keys, owner, leaseMillis, ticket, UNBOUNDED_WAIT);
-    }
-
     /**
      * One statement: the keys are taken, or the ticket (if any) waits its turn in their queues (SPEC 3); sent once a
      * connection is free within {@code waitNanos}, else nothing is sent ({@link StoreBusyException}).
      */
     @Override
     public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket, long waitNanos) {
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("no keys to acquire");
-        }
-        if (leaseMillis < 0) {
-            throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
-        }
+        JdbcStore.requireAcquirable(keys, leaseMillis);
         boolean forever = leaseMillis == 0;
         Object[] result;
         try {
@@ -236,11 +221,6 @@ final class JdbcLockStore implements JdbcStore {
     }
 
     @Override
-    public long enqueue(List<String> keys, Ticket ticket) {
-        return enqueue(keys, ticket, UNBOUNDED_WAIT);
-    }
-
-    @Override
     public long enqueue(List<String> keys, Ticket ticket, long waitNanos) {
         return call(() -> "queue a waiter for " + keys, waitNanos, connection -> {
             try (PreparedStatement statement = connection.prepareStatement(enqueueSql)) {
@@ -251,11 +231,6 @@ final class JdbcLockStore implements JdbcStore {
                 return single(statement).getLong(1);
             }
         });
-    }
-
-    @Override
-    public void dequeue(List<String> keys, String ticketId) {
-        dequeue(keys, ticketId, UNBOUNDED_WAIT);
     }
 
     @Override
@@ -342,17 +317,10 @@ final class JdbcLockStore implements JdbcStore {
         }));
     }
 
-    @Override
-    public List<RemoteLock> scan(int batchSize) {
-        return scan(batchSize, Integer.MAX_VALUE);
-    }
-
     /** As {@link #scan(int)}, but reads no more than {@code limit} rows: each batch asks for at most what is left. */
     @Override
     public List<RemoteLock> scan(int batchSize, int limit) {
-        if (batchSize <= 0) {
-            throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
-        }
+        JdbcStore.requireBatchSize(batchSize);
         List<RemoteLock> locks = new ArrayList<>();
         String upper = upperBound(StoredText.encode(keyPrefix));
         String[] after = {StoredText.encode(keyPrefix)}; // keys are never empty: every stored key is greater

@@ -58,7 +58,6 @@ final class StatementLockStore implements JdbcStore {
     private static final System.Logger LOG = System.getLogger(StatementLockStore.class.getName());
     /** Longer keys are stored as a digest, as on PostgreSQL (the whole key in {@code full_key}). */
     private static final int MAX_STORED_BYTES = 1000;
-    private static final LocalDateTime NEVER = LocalDateTime.of(1970, 1, 1, 0, 0);
     /** How long a free row stays for the pollers before the sweep deletes it. */
     private static final long FREE_ROW_MILLIS = 60_000;
     private static final String HELD_SUFFIX = "~held";
@@ -75,6 +74,11 @@ final class StatementLockStore implements JdbcStore {
     private final String counters;
     private final String now;
     private volatile Consumer<String> released;
+    /**
+     * The keys the current call freed, told to this node's waiters once the call gave its connection back: a waiter
+     * woken on the releasing thread may make a call at once, which must not wait for the connection its waker holds.
+     */
+    private final ThreadLocal<List<String>> freedHere = ThreadLocal.withInitial(ArrayList::new);
     private ReleasePoller poller;
 
     /**
@@ -171,6 +175,21 @@ final class StatementLockStore implements JdbcStore {
         return parameter;
     }
 
+    /**
+     * Binds a time of the database's (UTC, microseconds). As text on MariaDB and MySQL: MySQL Connector/J on MariaDB
+     * (which it takes for MySQL 5.5) drops the fraction of a bound {@code LocalDateTime}.
+     */
+    private void setTime(PreparedStatement statement, int parameter, LocalDateTime time) throws SQLException {
+        if (dialect.mysqlFamily()) {
+            statement.setString(parameter, DATETIME.format(time));
+        } else {
+            statement.setObject(parameter, time);
+        }
+    }
+
+    private static final java.time.format.DateTimeFormatter DATETIME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss.SSSSSS");
+
     private static LocalDateTime time(ResultSet rows, int column) throws SQLException {
         return rows.getObject(column, LocalDateTime.class);
     }
@@ -200,65 +219,85 @@ final class StatementLockStore implements JdbcStore {
     // ---- the rows of a call's keys
 
     /** A key's row as locked by a call. */
-    private record Row(String ownerId, LocalDateTime acquiredAt, LocalDateTime expiresAt) {
+    private record Row(String ownerId, LocalDateTime acquiredAt, LocalDateTime expiresAt, boolean queued) {
     }
 
     /**
-     * Creates the rows of {@code keys} that are missing (free) and locks every one of them, in key order; returns
-     * the rows by {@link Stored#id()} and the database's time (read once they are locked).
+     * Who asks, for the rows' {@link Row#queued} flags: whether a live ticket of another node than {@code ownerId}'s,
+     * older than {@code order} (any, when 0), waits for the key. Ids are {@code "<node>:<n>"}: a node orders its own
+     * waiters in its memory, and a queue that also ordered them here could cross that order.
      */
-    private Map<String, Row> lockRows(Connection connection, List<Stored> keys, LocalDateTime[] time)
-            throws SQLException {
-        if (dialect == Dialect.H2) {
-            StringBuilder sql = new StringBuilder("MERGE INTO ").append(table).append(" t USING (VALUES ");
-            for (int i = 0; i < keys.size(); i++) {
-                sql.append(i == 0 ? "" : ", ").append("(CAST(? AS VARBINARY(1000)), CAST(? AS CHARACTER VARYING))");
-            }
-            sql.append(") s (k, f) ON t.lock_key = s.k WHEN NOT MATCHED THEN INSERT (lock_key, full_key, owner_id,"
-                    + " owner_desc, token, acquired_at, expires_at) VALUES (s.k, s.f, '', '', 0, ?, ?)");
-            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-                int parameter = 1;
-                for (Stored key : keys) {
-                    statement.setBytes(parameter++, key.bytes());
-                    statement.setString(parameter++, key.full());
-                }
-                statement.setObject(parameter++, NEVER);
-                statement.setObject(parameter, NEVER);
-                statement.executeUpdate();
-            }
-        } else {
-            StringBuilder sql = new StringBuilder("INSERT INTO ").append(table).append(" (lock_key, full_key, owner_id,"
-                    + " owner_desc, token, acquired_at, expires_at) VALUES ");
-            for (int i = 0; i < keys.size(); i++) {
-                sql.append(i == 0 ? "" : ", ").append("(?, ?, '', '', 0, ?, ?)");
-            }
-            sql.append(" ON DUPLICATE KEY UPDATE lock_key = lock_key");
-            try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
-                int parameter = 1;
-                for (Stored key : keys) {
-                    statement.setBytes(parameter++, key.bytes());
-                    statement.setString(parameter++, key.full());
-                    statement.setObject(parameter++, NEVER);
-                    statement.setObject(parameter++, NEVER);
-                }
-                statement.executeUpdate();
-            }
+    private record Asker(String ownerId, long order) {
+
+        String node() {
+            return ownerId.substring(0, ownerId.lastIndexOf(':') + 1);
         }
-        return readRows(connection, keys, time);
     }
 
-    /** Locks (and reads) the existing rows of {@code keys}, in key order, and reads the database's time. */
-    private Map<String, Row> readRows(Connection connection, List<Stored> keys, LocalDateTime[] time)
+    /**
+     * Locks the rows of {@code keys} in key order, creating those that are missing (free: a key's row stays once
+     * created, so this is its first use, or its first since the sweep deleted it); returns them by {@link
+     * Stored#id()} and the database's time (read once they are locked).
+     */
+    private Map<String, Row> lockRows(Connection connection, List<Stored> keys, LocalDateTime[] time, Asker asker)
+            throws SQLException {
+        Map<String, Row> rows = readRows(connection, keys, time, asker);
+        if (rows.size() == keys.size()) {
+            return rows;
+        }
+        insertRows(connection, keys.stream().filter(key -> !rows.containsKey(key.id())).toList());
+        return readRows(connection, keys, time, asker);
+    }
+
+    /** Inserts free rows for {@code keys}, in key order, any of them inserted meanwhile left as it is. */
+    private void insertRows(Connection connection, List<Stored> keys) throws SQLException {
+        String never = "TIMESTAMP '1970-01-01 00:00:00'";
+        StringBuilder sql = new StringBuilder(dialect == Dialect.H2 ? "MERGE INTO " + table + " t USING (VALUES "
+                : "INSERT INTO " + table + " (lock_key, full_key, owner_id, owner_desc, token, acquired_at,"
+                        + " expires_at) VALUES ");
+        for (int i = 0; i < keys.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append(dialect == Dialect.H2
+                    ? "(CAST(? AS VARBINARY(1000)), CAST(? AS CHARACTER VARYING))"
+                    : "(?, ?, '', '', 0, " + never + ", " + never + ")");
+        }
+        sql.append(dialect == Dialect.H2 ? ") s (k, f) ON t.lock_key = s.k WHEN NOT MATCHED THEN INSERT (lock_key,"
+                + " full_key, owner_id, owner_desc, token, acquired_at, expires_at) VALUES (s.k, s.f, '', '', 0, "
+                + never + ", " + never + ")" : " ON DUPLICATE KEY UPDATE lock_key = lock_key");
+        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+            int parameter = 1;
+            for (Stored key : keys) {
+                statement.setBytes(parameter++, key.bytes());
+                statement.setString(parameter++, key.full());
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    /**
+     * Locks (and reads) the existing rows of {@code keys}, in key order, and reads the database's time; with an
+     * {@code asker}, whether an older ticket of another node waits for each key (the same round trip).
+     */
+    private Map<String, Row> readRows(Connection connection, List<Stored> keys, LocalDateTime[] time, Asker asker)
             throws SQLException {
         Map<String, Row> rows = new HashMap<>();
-        try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, owner_id, acquired_at,"
-                + " expires_at, " + now + " FROM " + table + " WHERE lock_key IN (" + marks(keys.size())
-                + ") ORDER BY lock_key FOR UPDATE")) {
-            setKeys(statement, 1, keys);
+        String queued = asker == null ? "FALSE" : "EXISTS (SELECT 1 FROM " + waiters + " w WHERE w.lock_key = l.lock_key"
+                + " AND w.expires_at > " + now + " AND LEFT(w.ticket_id, ?) <> ? AND (? = 0 OR w.ticket_order < ?))";
+        try (PreparedStatement statement = connection.prepareStatement("SELECT l.lock_key, l.owner_id,"
+                + " l.acquired_at, l.expires_at, " + now + ", " + queued + " FROM " + table + " l WHERE l.lock_key IN ("
+                + marks(keys.size()) + ") ORDER BY l.lock_key FOR UPDATE")) {
+            int parameter = 1;
+            if (asker != null) {
+                String node = asker.node();
+                statement.setInt(parameter++, node.length());
+                statement.setString(parameter++, node);
+                statement.setLong(parameter++, asker.order());
+                statement.setLong(parameter++, asker.order());
+            }
+            setKeys(statement, parameter, keys);
             try (ResultSet result = statement.executeQuery()) {
                 while (result.next()) {
                     rows.put(new String(result.getBytes(1), StandardCharsets.ISO_8859_1),
-                            new Row(result.getString(2), time(result, 3), time(result, 4)));
+                            new Row(result.getString(2), time(result, 3), time(result, 4), result.getBoolean(6)));
                     time[0] = time(result, 5);
                 }
             }
@@ -271,16 +310,6 @@ final class StatementLockStore implements JdbcStore {
 
     // ---- acquire
 
-    @Override
-    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
-        return tryAcquire(keys, owner, leaseMillis, null);
-    }
-
-    @Override
-    public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket) {
-        return tryAcquire(keys, owner, leaseMillis, ticket, UNBOUNDED_WAIT);
-    }
-
     /**
      * One transaction: the keys' rows locked, then taken if all are free and no older ticket of another node waits
      * for one of them; else the ticket (if any) waits its turn in their queues, as {@code locks_acquire} does on
@@ -288,12 +317,7 @@ final class StatementLockStore implements JdbcStore {
      */
     @Override
     public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis, Ticket ticket, long waitNanos) {
-        if (keys.isEmpty()) {
-            throw new IllegalArgumentException("no keys to acquire");
-        }
-        if (leaseMillis < 0) {
-            throw new IllegalArgumentException("leaseMillis must be >= 0 (0 = no expiry), was " + leaseMillis);
-        }
+        JdbcStore.requireAcquirable(keys, leaseMillis);
         boolean forever = leaseMillis == 0;
         long lease = forever ? infinite.leaseMillis() : leaseMillis;
         List<Stored> given = keys.stream().map(this::stored).toList();
@@ -302,9 +326,12 @@ final class StatementLockStore implements JdbcStore {
         try {
             attempt = connections.run(connection -> transaction(connection, () -> "acquire " + keys,
                     () -> acquire(connection, given, ordered, owner, lease, forever, ticket)), waitNanos);
+            tellFreed();
         } catch (OwnConnections.Busy e) {
+            freedHere.get().clear();
             throw busy("acquire " + keys, e);
         } catch (SQLException e) {
+            freedHere.get().clear();
             LockUnavailableException failure = unavailable("acquire " + keys, e);
             connections.afterAbandoned(failure, "release " + keys, connection -> transaction(connection,
                     () -> "release " + keys, () -> releaseRows(connection, ordered.stream()
@@ -320,21 +347,27 @@ final class StatementLockStore implements JdbcStore {
     private Attempt acquire(Connection connection, List<Stored> given, List<Stored> ordered, Owner owner, long lease,
             boolean forever, Ticket ticket) throws SQLException {
         LocalDateTime[] time = new LocalDateTime[1];
-        Map<String, Row> rows = lockRows(connection, ordered, time);
+        long order = ticket == null ? 0 : ticket.order();
+        Map<String, Row> rows = lockRows(connection, ordered, time, new Asker(owner.id(), order));
         LocalDateTime at = time[0];
         int held = 0; // 1-based position (in the given order) of the first key someone else holds
-        for (int i = 0; i < given.size() && held == 0; i++) {
+        int queued = 0; // of the first key an older waiter of another node waits for
+        for (int i = 0; i < given.size(); i++) {
             Row row = rows.get(given.get(i).id());
-            if (row != null && row.expiresAt().isAfter(at) && !row.ownerId().equals(owner.id())) {
+            // a released row is free whatever its expires_at: the time of a release that committed after this call
+            // read the database's clock (H2 keeps one time per transaction) lies after that time
+            if (held == 0 && !row.ownerId().isEmpty() && row.expiresAt().isAfter(at)
+                    && !row.ownerId().equals(owner.id())) {
                 held = i + 1;
             }
+            if (queued == 0 && row.queued()) {
+                queued = i + 1;
+            }
         }
-        long order = ticket == null ? 0 : ticket.order();
-        int queued = queued(connection, given, owner.id(), order, at);
         if (held == 0 && queued == 0) {
             long token = nextToken(connection, at);
             take(connection, ordered, owner, token, at, at.plus(lease, ChronoUnit.MILLIS), forever);
-            if (ticket != null) {
+            if (ticket != null && order > 0) { // placed in some queues before
                 leave(connection, ordered, ticket.id(), null);
             }
             return Attempt.taken(token);
@@ -356,56 +389,35 @@ final class StatementLockStore implements JdbcStore {
         return Attempt.heldBy(blocker, order);
     }
 
-    /**
-     * The 1-based position of the first of {@code keys} for which a live ticket of another node than
-     * {@code ownerId}'s, older than {@code order} (any, when 0), waits; 0 when none. Ids are {@code "<node>:<n>"}: a
-     * node orders its own waiters in its memory.
-     */
-    private int queued(Connection connection, List<Stored> keys, String ownerId, long order, LocalDateTime at)
-            throws SQLException {
-        String node = node(ownerId);
-        Set<String> blocking = new java.util.HashSet<>();
-        try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, ticket_id, ticket_order FROM "
-                + waiters + " WHERE lock_key IN (" + marks(keys.size()) + ") AND expires_at > ?")) {
-            int parameter = setKeys(statement, 1, keys);
-            statement.setObject(parameter, at);
-            try (ResultSet rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    if (!node(rows.getString(2)).equals(node) && (order == 0 || rows.getLong(3) < order)) {
-                        blocking.add(new String(rows.getBytes(1), StandardCharsets.ISO_8859_1));
-                    }
-                }
-            }
-        }
-        for (int i = 0; i < keys.size(); i++) {
-            if (blocking.contains(keys.get(i).id())) {
-                return i + 1;
-            }
-        }
-        return 0;
-    }
-
-    private static String node(String id) {
-        int colon = id.lastIndexOf(':');
-        return colon < 0 ? id : id.substring(0, colon);
-    }
-
     /** The next fencing token: the counter plus one, at least the database's clock in microseconds. */
     private long nextToken(Connection connection, LocalDateTime at) throws SQLException {
-        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + counters
-                + " SET counted = GREATEST(counted + 1, ?) WHERE name = 'fencing'")) {
-            statement.setLong(1, micros(at));
-            statement.executeUpdate();
-        }
-        return counter(connection, "fencing");
+        return next(connection, "fencing", micros(at));
     }
 
     private long nextTicket(Connection connection) throws SQLException {
+        return next(connection, "ticket", 1);
+    }
+
+    /**
+     * The counter {@code name} plus one, at least {@code floor}. A counter row that is missing (the script's insert
+     * lost with a server that crashed before flushing it, a table emptied by hand) starts again at {@code floor}:
+     * tokens, floored by the clock, still go up; a concurrent insert of it is a duplicate key, tried again.
+     */
+    private long next(Connection connection, String name, long floor) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement("UPDATE " + counters
-                + " SET counted = counted + 1 WHERE name = 'ticket'")) {
-            statement.executeUpdate();
+                + " SET counted = GREATEST(counted + 1, ?) WHERE name = ?")) {
+            statement.setLong(1, floor);
+            statement.setString(2, name);
+            if (statement.executeUpdate() == 0) {
+                try (PreparedStatement insert = connection.prepareStatement("INSERT INTO " + counters
+                        + " (name, counted) VALUES (?, ?)")) {
+                    insert.setString(1, name);
+                    insert.setLong(2, floor);
+                    insert.executeUpdate();
+                }
+            }
         }
-        return counter(connection, "ticket");
+        return counter(connection, name);
     }
 
     private long counter(Connection connection, String name) throws SQLException {
@@ -430,8 +442,8 @@ final class StatementLockStore implements JdbcStore {
             statement.setString(1, owner.id());
             statement.setString(2, StoredText.encode(owner.description()));
             statement.setLong(3, token);
-            statement.setObject(4, at);
-            statement.setObject(5, expires);
+            setTime(statement, 4, at);
+            setTime(statement, 5, expires);
             statement.setBoolean(6, forever);
             setKeys(statement, 7, keys);
             statement.executeUpdate();
@@ -459,7 +471,7 @@ final class StatementLockStore implements JdbcStore {
                 statement.setBytes(parameter++, key.bytes());
                 statement.setString(parameter++, ticketId);
                 statement.setLong(parameter++, order);
-                statement.setObject(parameter++, expires);
+                setTime(statement, parameter++, expires);
             }
             statement.executeUpdate();
         }
@@ -481,19 +493,14 @@ final class StatementLockStore implements JdbcStore {
         if (left > 0 && at != null) {
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET released_at = ?"
                     + " WHERE lock_key IN (" + marks(keys.size()) + ") AND expires_at <= ?")) {
-                statement.setObject(1, at);
+                setTime(statement, 1, at);
                 int parameter = setKeys(statement, 2, lockOrder(keys.stream().map(Stored::key).toList()));
-                statement.setObject(parameter, at);
+                setTime(statement, parameter, at);
                 if (statement.executeUpdate() > 0) {
                     keys.forEach(key -> tell(key.key()));
                 }
             }
         }
-    }
-
-    @Override
-    public long enqueue(List<String> keys, Ticket ticket) {
-        return enqueue(keys, ticket, UNBOUNDED_WAIT);
     }
 
     @Override
@@ -505,11 +512,6 @@ final class StatementLockStore implements JdbcStore {
             enqueueRows(connection, stored, ticket.id(), order, at.plus(ticket.leaseMillis(), ChronoUnit.MILLIS));
             return order;
         });
-    }
-
-    @Override
-    public void dequeue(List<String> keys, String ticketId) {
-        dequeue(keys, ticketId, UNBOUNDED_WAIT);
     }
 
     @Override
@@ -538,11 +540,18 @@ final class StatementLockStore implements JdbcStore {
      * taken).
      */
     private Set<String> releaseRows(Connection connection, List<Ownership> keys, boolean tell) throws SQLException {
+        if (keys.stream().map(Ownership::ownerId).distinct().count() == 1 && releaseLive(connection, keys)) {
+            if (tell) {
+                connection.commit();
+                keys.forEach(key -> tell(key.key()));
+            }
+            return Set.of();
+        }
         Map<String, Ownership> byKey = new HashMap<>();
         keys.forEach(k -> byKey.put(k.key(), k));
         List<Stored> ordered = lockOrder(List.copyOf(byKey.keySet()));
         LocalDateTime[] time = new LocalDateTime[1];
-        Map<String, Row> rows = readRows(connection, ordered, time);
+        Map<String, Row> rows = readRows(connection, ordered, time, null);
         List<Stored> freed = new ArrayList<>();
         Set<String> lost = new LinkedHashSet<>();
         for (Stored key : ordered) {
@@ -565,6 +574,25 @@ final class StatementLockStore implements JdbcStore {
         return lost;
     }
 
+    /**
+     * The usual release, in one statement: every key still held by its one owner and live. Whether it was so; when
+     * not, the transaction is rolled back for the release that finds out which keys were lost.
+     */
+    private boolean releaseLive(Connection connection, List<Ownership> keys) throws SQLException {
+        List<Stored> ordered = lockOrder(keysOf(keys));
+        try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
+                + " owner_desc = '', infinite = FALSE, expires_at = " + now + ", released_at = " + now
+                + " WHERE lock_key IN (" + marks(ordered.size()) + ") AND owner_id = ? AND expires_at > " + now)) {
+            int parameter = setKeys(statement, 1, ordered);
+            statement.setString(parameter, keys.get(0).ownerId());
+            if (statement.executeUpdate() == ordered.size()) {
+                return true;
+            }
+        }
+        connection.rollback();
+        return false;
+    }
+
     /** Frees the rows of {@code keys} (locked by the caller) as released at {@code at}. */
     private void free(Connection connection, List<Stored> keys, LocalDateTime at) throws SQLException {
         if (keys.isEmpty()) {
@@ -573,8 +601,8 @@ final class StatementLockStore implements JdbcStore {
         try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
                 + " owner_desc = '', infinite = FALSE, expires_at = ?, released_at = ? WHERE lock_key IN ("
                 + marks(keys.size()) + ")")) {
-            statement.setObject(1, at);
-            statement.setObject(2, at);
+            setTime(statement, 1, at);
+            setTime(statement, 2, at);
             setKeys(statement, 3, keys);
             statement.executeUpdate();
         }
@@ -598,7 +626,7 @@ final class StatementLockStore implements JdbcStore {
         List<Long> pairs = run(() -> "release " + keysOf(keys), UNBOUNDED_WAIT, connection -> {
             List<Stored> ordered = lockOrder(keysOf(keys));
             LocalDateTime[] time = new LocalDateTime[1];
-            Map<String, Row> rows = readRows(connection, ordered, time);
+            Map<String, Row> rows = readRows(connection, ordered, time, null);
             LocalDateTime at = time[0];
             List<Long> result = new ArrayList<>();
             List<Stored> freed = new ArrayList<>();
@@ -616,7 +644,7 @@ final class StatementLockStore implements JdbcStore {
                     try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
                             + " SET owner_id = ?, expires_at = ?, infinite = FALSE WHERE lock_key = ?")) {
                         statement.setString(1, key.ownerId() + HELD_SUFFIX);
-                        statement.setObject(2, until);
+                        setTime(statement, 2, until);
                         statement.setBytes(3, stored.bytes());
                         statement.executeUpdate();
                     }
@@ -648,7 +676,7 @@ final class StatementLockStore implements JdbcStore {
             Map<String, Ownership> byKey = new HashMap<>();
             keys.forEach(k -> byKey.put(k.key(), k));
             LocalDateTime[] time = new LocalDateTime[1];
-            Map<String, Row> rows = readRows(connection, ordered, time);
+            Map<String, Row> rows = readRows(connection, ordered, time, null);
             Set<String> lost = new LinkedHashSet<>();
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
                     + " SET expires_at = ? WHERE lock_key = ?")) {
@@ -661,7 +689,7 @@ final class StatementLockStore implements JdbcStore {
                         continue;
                     }
                     long lease = ownership.leaseMillis() == 0 ? infinite.leaseMillis() : ownership.leaseMillis();
-                    statement.setObject(1, time[0].plus(Math.max(1, lease), ChronoUnit.MILLIS));
+                    setTime(statement, 1, time[0].plus(Math.max(1, lease), ChronoUnit.MILLIS));
                     statement.setBytes(2, key.bytes());
                     statement.addBatch();
                     any = true;
@@ -677,15 +705,8 @@ final class StatementLockStore implements JdbcStore {
     // ---- listing, force release, sweep
 
     @Override
-    public List<RemoteLock> scan(int batchSize) {
-        return scan(batchSize, Integer.MAX_VALUE);
-    }
-
-    @Override
     public List<RemoteLock> scan(int batchSize, int limit) {
-        if (batchSize <= 0) {
-            throw new IllegalArgumentException("batchSize must be > 0, was " + batchSize);
-        }
+        JdbcStore.requireBatchSize(batchSize);
         String prefix = StoredText.encode(keyPrefix);
         String upperText = JdbcLockStore.upperBound(prefix);
         byte[] upper = upperText == null ? null : upperText.getBytes(StandardCharsets.UTF_8);
@@ -759,13 +780,14 @@ final class StatementLockStore implements JdbcStore {
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
                     + " owner_desc = '', infinite = FALSE, expires_at = ?, released_at = ? WHERE lock_key = ?"
                     + " AND owner_id <> ''")) {
-                statement.setObject(1, at);
-                statement.setObject(2, at);
+                setTime(statement, 1, at);
+                setTime(statement, 2, at);
                 statement.setBytes(3, stored.bytes());
                 return statement.executeUpdate() > 0;
             }
         });
         tell(key);
+        tellFreed();
         return found;
     }
 
@@ -791,21 +813,21 @@ final class StatementLockStore implements JdbcStore {
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = '',"
                     + " owner_desc = '', infinite = FALSE, released_at = ? WHERE owner_id <> '' AND expires_at <= ?"
                     + limit(limit))) {
-                statement.setObject(1, at);
-                statement.setObject(2, at);
+                setTime(statement, 1, at);
+                setTime(statement, 2, at);
                 freed = statement.executeUpdate();
             }
             LocalDateTime old = at.minus(FREE_ROW_MILLIS, ChronoUnit.MILLIS);
             try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + table
                     + " WHERE owner_id = '' AND expires_at < ? AND (released_at IS NULL OR released_at < ?)"
                     + limit(limit))) {
-                statement.setObject(1, old);
-                statement.setObject(2, old);
+                setTime(statement, 1, old);
+                setTime(statement, 2, old);
                 statement.executeUpdate();
             }
             try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + waiters
                     + " WHERE expires_at <= ?" + limit(limit))) {
-                statement.setObject(1, at);
+                setTime(statement, 1, at);
                 statement.executeUpdate();
             }
             return freed;
@@ -841,7 +863,7 @@ final class StatementLockStore implements JdbcStore {
             try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, full_key, released_at, "
                     + now + " FROM " + table + " WHERE released_at > ? UNION ALL SELECT NULL, NULL, NULL, " + now
                     + (dialect == Dialect.H2 ? "" : " FROM DUAL"))) {
-                statement.setObject(1, since == null ? LocalDateTime.now(ZoneOffset.UTC).plusYears(100) : since);
+                setTime(statement, 1, since == null ? LocalDateTime.now(ZoneOffset.UTC).plusYears(100) : since);
                 at = null;
                 try (ResultSet rows = statement.executeQuery()) {
                     while (rows.next()) {
@@ -863,11 +885,22 @@ final class StatementLockStore implements JdbcStore {
         }, TimeUnit.MILLISECONDS.toNanos(Math.max(pollMillis, timeoutMillis)));
     }
 
-    /** Tells this node's waiters that {@code key} was released here. */
+    /** Tells this node's waiters that {@code key} was released here, once the call is over ({@link #tellFreed}). */
     private void tell(String key) {
+        freedHere.get().add(key);
+    }
+
+    /** Tells this node's waiters of the keys the call on this thread freed. */
+    private void tellFreed() {
+        List<String> freed = freedHere.get();
+        if (freed.isEmpty()) {
+            return;
+        }
+        List<String> keys = List.copyOf(freed);
+        freed.clear();
         Consumer<String> listener = released;
         if (listener != null) {
-            listener.accept(key);
+            keys.forEach(listener);
         }
     }
 
@@ -890,13 +923,18 @@ final class StatementLockStore implements JdbcStore {
     }
 
     private <T> T run(Supplier<String> what, long waitNanos, OwnConnections.Call<T> call) {
+        T result;
         try {
-            return connections.run(connection -> transaction(connection, what, () -> call.on(connection)), waitNanos);
+            result = connections.run(connection -> transaction(connection, what, () -> call.on(connection)), waitNanos);
         } catch (OwnConnections.Busy e) {
+            freedHere.get().clear();
             throw busy(what.get(), e);
         } catch (SQLException e) {
+            freedHere.get().clear();
             throw unavailable(what.get(), e);
         }
+        tellFreed();
+        return result;
     }
 
     /**
@@ -906,11 +944,28 @@ final class StatementLockStore implements JdbcStore {
      * business, SPEC 9).
      */
     private <T> T transaction(Connection connection, Supplier<String> what, Body<T> body) throws SQLException {
+        // The caller's interrupt status is kept aside while the statements run: H2, in this thread, waits for row
+        // locks in ways that swallow it (a waiter interrupted while it waited for a connection would then never
+        // learn it was interrupted), and the drivers of the other databases ignore it anyway.
+        boolean interrupted = Thread.interrupted();
+        try {
+            return transaction(connection, what, body, interrupted);
+        } finally {
+            if (interrupted || Thread.interrupted()) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private <T> T transaction(Connection connection, Supplier<String> what, Body<T> body, boolean wasInterrupted)
+            throws SQLException {
+        boolean interrupted = wasInterrupted;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMillis);
         if (connection.getAutoCommit()) {
             connection.setAutoCommit(false); // the store's own connection: it stays so
         }
         for (int attempt = 1;; attempt++) {
+            freedHere.get().clear(); // what a rolled-back attempt freed, it did not
             try {
                 T result = body.run();
                 connection.commit();
@@ -918,12 +973,15 @@ final class StatementLockStore implements JdbcStore {
             } catch (SQLException e) {
                 rollbackQuietly(connection);
                 if (!concurrencyError(e) || System.nanoTime() - deadline > 0) {
+                    if (interrupted) {
+                        Thread.currentThread().interrupt();
+                    }
                     throw e;
                 }
                 int tries = attempt;
                 LOG.log(Level.DEBUG, () -> "retrying (" + tries + ") to " + what.get() + " after a concurrent"
                         + " transaction's conflict: " + e.getMessage());
-                pause(attempt);
+                interrupted |= pause(attempt);
             }
         }
     }
@@ -945,11 +1003,13 @@ final class StatementLockStore implements JdbcStore {
         return false;
     }
 
-    private static void pause(int attempt) {
+    /** A short random pause before a retry; whether the thread was interrupted meanwhile (kept for the caller). */
+    private static boolean pause(int attempt) {
         try {
             Thread.sleep(ThreadLocalRandom.current().nextLong(1, 2L + Math.min(attempt, 10) * 2L));
+            return false;
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // kept for the caller; the retry goes on
+            return true; // the retry goes on; the caller gets its status back
         }
     }
 

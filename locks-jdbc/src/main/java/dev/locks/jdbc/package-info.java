@@ -1,10 +1,14 @@
 /**
  * The JDBC backend: keyed locks ({@link dev.locks.jdbc.JdbcLockRegistry}) and computed values
  * ({@link dev.locks.jdbc.JdbcComputeCache}) shared by every node of an application, in tables of the
- * application's own database (PostgreSQL), through its {@link javax.sql.DataSource}.
+ * application's own database (PostgreSQL, MariaDB, MySQL or H2: {@code Dialect}, detected from the connection's
+ * metadata or named by {@code locks.jdbc.dialect}), through its {@link javax.sql.DataSource}.
  *
  * <h2>In the database</h2>
- * The shipped schema {@code dev/locks/jdbc/schema-postgresql.sql} (every name starts with the table prefix,
+ * On MariaDB, MySQL and H2 the schema ({@code schema-mariadb.sql}, {@code schema-mysql.sql}, {@code schema-h2.sql}) is
+ * three plain tables, {@code locks_lock} (a row per key, kept free after its release with {@code released_at} set,
+ * which the other nodes poll for), {@code locks_waiter} (the tickets) and {@code locks_counter} (fencing tokens and
+ * ticket order), written by plain statements ({@code StatementLockStore}). On PostgreSQL, the shipped schema {@code dev/locks/jdbc/schema-postgresql.sql} (every name starts with the table prefix,
  * {@code locks_} by default):
  * <ul>
  *   <li>{@code locks_lock}: one row per held key (owner, its description, fencing token, acquired and expiry
@@ -27,6 +31,6 @@
  *       is told to every node.</li>
  * </ul>
  * Each node listens on one connection per data source for both channels, shared by its registries and
- * caches.
+ * caches (PostgreSQL); elsewhere each registry polls for released keys once per poll interval.
  */
 package dev.locks.jdbc;

@@ -1,29 +1,17 @@
 package dev.locks.jdbc;
 
-import dev.locks.LockRegistry;
-import dev.locks.contract.KeyLimitsContract;
 import dev.locks.jdbc.test.H2DatabaseExtension;
-import java.time.Duration;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Key limits on H2: rejected in the node, before any statement could lock rows of the shared table. */
-class H2KeyLimitsTest extends KeyLimitsContract {
+/** Key limits on H2. */
+class H2KeyLimitsTest extends JdbcKeyLimits {
 
     @RegisterExtension
-    static final H2DatabaseExtension db = new H2DatabaseExtension();
+    static final H2DatabaseExtension h2 = new H2DatabaseExtension();
 
     @Override
-    protected LockRegistry newRegistry(int maxKeys, int maxKeyLength) {
-        return builder(maxKeys, maxKeyLength).build();
-    }
-
-    @Override
-    protected void build(int maxKeys, int maxKeyLength) {
-        builder(maxKeys, maxKeyLength).build().close();
-    }
-
-    private static JdbcLockRegistry.Builder builder(int maxKeys, int maxKeyLength) {
-        return JdbcLockRegistry.builder(db.dataSource()).initializeSchema(true).cleanupInterval(Duration.ZERO)
-                .maxKeys(maxKeys).maxKeyLength(maxKeyLength);
+    protected DataSource dataSource() {
+        return h2.dataSource();
     }
 }

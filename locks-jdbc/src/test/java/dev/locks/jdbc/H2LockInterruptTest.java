@@ -1,26 +1,17 @@
 package dev.locks.jdbc;
 
-import dev.locks.LockRegistry;
-import dev.locks.contract.LockInterruptContract;
 import dev.locks.jdbc.test.H2DatabaseExtension;
-import java.time.Duration;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Interrupts on H2: an interrupted caller still takes free keys; an interrupted waiter leaves nothing behind. */
-class H2LockInterruptTest extends LockInterruptContract {
+/** Interrupts on H2. */
+class H2LockInterruptTest extends JdbcLockInterrupts {
 
     @RegisterExtension
-    static final H2DatabaseExtension db = new H2DatabaseExtension();
+    static final H2DatabaseExtension h2 = new H2DatabaseExtension();
 
     @Override
-    protected LockRegistry newRegistry() {
-        return JdbcLockRegistry.builder(db.dataSource()).initializeSchema(true).cleanupInterval(Duration.ZERO)
-                .build();
-    }
-
-    /** 200 rather than 500, as on PostgreSQL: each waiter's attempts are round trips. */
-    @Override
-    protected int waiters() {
-        return 200;
+    protected DataSource dataSource() {
+        return h2.dataSource();
     }
 }

@@ -1,29 +1,17 @@
 package dev.locks.jdbc;
 
-import dev.locks.LockRegistry;
-import dev.locks.contract.KeyLimitsContract;
 import dev.locks.jdbc.test.PostgresServerExtension;
-import java.time.Duration;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Key limits on PostgreSQL: rejected in the node, before any statement could hold rows of the shared table. */
-class JdbcKeyLimitsTest extends KeyLimitsContract {
+/** Key limits on PostgreSQL. */
+class JdbcKeyLimitsTest extends JdbcKeyLimits {
 
     @RegisterExtension
     static final PostgresServerExtension postgres = new PostgresServerExtension();
 
     @Override
-    protected LockRegistry newRegistry(int maxKeys, int maxKeyLength) {
-        return builder(maxKeys, maxKeyLength).build();
-    }
-
-    @Override
-    protected void build(int maxKeys, int maxKeyLength) {
-        builder(maxKeys, maxKeyLength).build().close();
-    }
-
-    private static JdbcLockRegistry.Builder builder(int maxKeys, int maxKeyLength) {
-        return JdbcLockRegistry.builder(postgres.dataSource()).initializeSchema(true).cleanupInterval(Duration.ZERO)
-                .maxKeys(maxKeys).maxKeyLength(maxKeyLength);
+    protected DataSource dataSource() {
+        return postgres.dataSource();
     }
 }

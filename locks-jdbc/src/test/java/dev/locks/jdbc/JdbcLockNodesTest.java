@@ -69,51 +69,12 @@ class JdbcLockNodesTest {
 
     @Test
     void whatOneNodeHoldsTheOtherShouldNotTake() {
-        JdbcLockRegistry a = node();
-        JdbcLockRegistry b = node();
-
-        try (Lease lease = a.acquire(List.of("x", "y"))) {
-            assertThat(b.tryAcquire(List.of("y", "z"))).isEmpty();
-            assertThat(b.heldLocks()).extracting(HeldLock::key).containsExactly("x", "y");
-            assertThat(b.heldLock("z")).isEmpty(); // all-or-nothing: z was not left taken
-        }
-        assertThat(b.tryAcquire(List.of("y", "z"))).hasValueSatisfying(Lease::close);
+        TwoNodes.whatOneHoldsTheOtherShouldNotTake(node(), node());
     }
 
     @Test
     void threadsOfTwoNodesShouldNeverHoldAKeyTogether() throws Exception {
-        JdbcLockRegistry a = node();
-        JdbcLockRegistry b = node();
-        AcquireOptions patient = AcquireOptions.defaults().withInfiniteRetries().withWaitTime(BOUND);
-        AtomicInteger inside = new AtomicInteger();
-        AtomicInteger overlaps = new AtomicInteger();
-        int[] unguarded = {0};
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<?>> workers = new ArrayList<>();
-        for (int t = 0; t < 6; t++) {
-            JdbcLockRegistry node = t % 2 == 0 ? a : b;
-            workers.add(threads.submit(() -> {
-                start.await();
-                for (int i = 0; i < 150; i++) {
-                    try (Lease lease = node.acquire(List.of("counter", "other-" + (i % 3)), patient)) {
-                        if (inside.incrementAndGet() != 1) {
-                            overlaps.incrementAndGet();
-                        }
-                        unguarded[0]++;
-                        inside.decrementAndGet();
-                    }
-                }
-                return null;
-            }));
-        }
-        start.countDown();
-        for (Future<?> worker : workers) {
-            worker.get(2 * BOUND.toSeconds(), TimeUnit.SECONDS);
-        }
-
-        assertThat(overlaps).hasValue(0);
-        assertThat(unguarded[0]).isEqualTo(6 * 150);
-        assertThat(a.heldLocks()).isEmpty();
+        TwoNodes.threadsShouldNeverHoldAKeyTogether(node(), node(), 150, BOUND);
     }
 
     /**

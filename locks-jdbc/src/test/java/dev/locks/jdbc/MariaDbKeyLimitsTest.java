@@ -1,29 +1,17 @@
 package dev.locks.jdbc;
 
-import dev.locks.LockRegistry;
-import dev.locks.contract.KeyLimitsContract;
 import dev.locks.jdbc.test.MariaDbServerExtension;
-import java.time.Duration;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Key limits on MariaDB: rejected in the node, before any statement could lock rows of the shared table. */
-class MariaDbKeyLimitsTest extends KeyLimitsContract {
+/** Key limits on MariaDB. */
+class MariaDbKeyLimitsTest extends JdbcKeyLimits {
 
     @RegisterExtension
-    static final MariaDbServerExtension db = new MariaDbServerExtension();
+    static final MariaDbServerExtension mariadb = new MariaDbServerExtension();
 
     @Override
-    protected LockRegistry newRegistry(int maxKeys, int maxKeyLength) {
-        return builder(maxKeys, maxKeyLength).build();
-    }
-
-    @Override
-    protected void build(int maxKeys, int maxKeyLength) {
-        builder(maxKeys, maxKeyLength).build().close();
-    }
-
-    private static JdbcLockRegistry.Builder builder(int maxKeys, int maxKeyLength) {
-        return JdbcLockRegistry.builder(db.dataSource()).initializeSchema(true).cleanupInterval(Duration.ZERO)
-                .maxKeys(maxKeys).maxKeyLength(maxKeyLength);
+    protected DataSource dataSource() {
+        return mariadb.dataSource();
     }
 }

@@ -223,7 +223,8 @@ class JdbcBackendConfigurationTests {
 
     @Test
     void invalidJdbcPropertiesShouldStopStartupNamingTheProperty() {
-        for (String invalid : new String[] {"locks.jdbc.lease=0s", "locks.jdbc.connections=0", "locks.jdbc.timeout=-1s"}) {
+        for (String invalid : new String[] {"locks.jdbc.lease=0s", "locks.jdbc.connections=0", "locks.jdbc.timeout=-1s",
+                "locks.jdbc.dialect=oracle", "locks.jdbc.poll-interval=0s"}) {
             withDataSource().withPropertyValues("locks.backend=jdbc", invalid).run(context -> {
                 assertThat(context).hasFailed();
                 assertThat(StartupFailures.analyze(context.getStartupFailure()).getDescription())
