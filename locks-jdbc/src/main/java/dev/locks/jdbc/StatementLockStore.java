@@ -52,6 +52,10 @@ import javax.sql.DataSource;
  *
  * <p>Fairness across nodes (SPEC 3) as on PostgreSQL: the tickets of waiting acquires in {@code <prefix>waiter}, the
  * oldest live ticket of another node first.
+ *
+ * <p>Shared and counted holds (SPEC 13) as on PostgreSQL: a key's row is its group row ({@code ~shared} or
+ * {@code ~permits:<n>}), each holder a row of {@code <prefix>holder}, read and written only with the group row
+ * locked (the force release and the sweep aside, whose conflicts are retried like any other).
  */
 final class StatementLockStore implements JdbcStore {
 

@@ -5,7 +5,10 @@ import dev.locks.jdbc.test.MariaDbServerExtension;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** Shared and counted locks across two nodes on MariaDB, through MySQL Connector/J (the MySQL dialect runs the same statements). */
+/**
+ * Shared and counted locks across two nodes on MariaDB, through MySQL Connector/J (the MySQL dialect runs the same
+ * statements).
+ */
 class MySqlDriverSharedLocksTest extends StatementSharedLocksNodes {
 
     @RegisterExtension
