@@ -898,6 +898,20 @@ final class StatementLockStore implements JdbcStore {
         }
     }
 
+    /** The ownerships of a call by key, their keys in key order, their rows as locked and the database's time. */
+    private record Owned(Map<String, Ownership> byKey, List<Stored> ordered, Map<String, Row> rows, LocalDateTime at) {
+    }
+
+    /** Locks (and reads) the existing rows of the keys of {@code keys}, in key order. */
+    private Owned lockOwned(Connection connection, List<Ownership> keys) throws SQLException {
+        Map<String, Ownership> byKey = new HashMap<>();
+        keys.forEach(k -> byKey.put(k.key(), k));
+        List<Stored> ordered = lockOrder(List.copyOf(byKey.keySet()));
+        LocalDateTime[] time = new LocalDateTime[1];
+        Map<String, Row> rows = readRows(connection, ordered, time, null);
+        return new Owned(byKey, ordered, rows, time[0]);
+    }
+
     /** A holder's row as read with its key's group row locked. */
     private record Holder(String key, String ownerId, LocalDateTime expiresAt) {
     }
@@ -934,12 +948,11 @@ final class StatementLockStore implements JdbcStore {
      * waiter's, on any node). Returns the keys on which their owner no longer held a live place.
      */
     private Set<String> releaseHolders(Connection connection, List<Ownership> keys, boolean tell) throws SQLException {
-        Map<String, Ownership> byKey = new HashMap<>();
-        keys.forEach(k -> byKey.put(k.key(), k));
-        List<Stored> ordered = lockOrder(List.copyOf(byKey.keySet()));
-        LocalDateTime[] time = new LocalDateTime[1];
-        Map<String, Row> rows = readRows(connection, ordered, time, null);
-        LocalDateTime at = time[0];
+        Owned owned = lockOwned(connection, keys);
+        Map<String, Ownership> byKey = owned.byKey();
+        List<Stored> ordered = owned.ordered();
+        Map<String, Row> rows = owned.rows();
+        LocalDateTime at = owned.at();
         List<Stored> groups = ordered.stream().filter(key -> rows.containsKey(key.id())
                 && rows.get(key.id()).ownerId().startsWith(GROUP)).toList();
         Map<String, List<Holder>> held = groups.isEmpty() ? Map.of() : holders(connection, groups);
@@ -995,16 +1008,12 @@ final class StatementLockStore implements JdbcStore {
             return Set.of();
         }
         return run(() -> "renew " + keys.size() + " shared or counted locks", UNBOUNDED_WAIT, connection -> {
-            Map<String, Ownership> byKey = new HashMap<>();
-            keys.forEach(k -> byKey.put(k.key(), k));
-            List<Stored> ordered = lockOrder(List.copyOf(byKey.keySet()));
-            LocalDateTime[] time = new LocalDateTime[1];
-            Map<String, Row> rows = readRows(connection, ordered, time, null);
-            LocalDateTime at = time[0];
+            Owned owned = lockOwned(connection, keys);
+            LocalDateTime at = owned.at();
             Set<String> lost = new LinkedHashSet<>();
-            for (Stored key : ordered) {
-                Ownership ownership = byKey.get(key.key());
-                Row row = rows.get(key.id());
+            for (Stored key : owned.ordered()) {
+                Ownership ownership = owned.byKey().get(key.key());
+                Row row = owned.rows().get(key.id());
                 long lease = ownership.leaseMillis() > 0 ? ownership.leaseMillis() : infinite.leaseMillis();
                 LocalDateTime until = at.plus(Math.max(1, lease), ChronoUnit.MILLIS);
                 int renewed = 0;

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The rows behind shared and counted locks on a database without stored routines (MariaDB, MySQL, H2), which the
  * registry's suites do not see: a row per holder in the listing, force release and the sweep deleting holders, the
- * last release freeing the key. Each subclass names its database.
+ * last release freeing the key. Nested in each database's two-node test ({@link H2SharedLocksTest}, {@link
+ * MariaDbSharedLocksTest}).
  */
 abstract class StatementSharedStoreContract {
 
