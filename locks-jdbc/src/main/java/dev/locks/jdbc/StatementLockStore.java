@@ -818,9 +818,9 @@ final class StatementLockStore implements JdbcStore {
         }
         if (!joined.isEmpty()) {
             try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
-                    + " SET expires_at = GREATEST(expires_at, ?) WHERE lock_key IN (" + marks(joined.size()) + ")")) {
-                setTime(statement, 1, until);
-                setKeys(statement, 2, joined);
+                    + " SET expires_at = ? WHERE lock_key IN (" + marks(joined.size()) + ") AND expires_at < ?")) {
+                setTime(statement, 1, until); // never earlier: a time bound as text is compared as a time here
+                setTime(statement, setKeys(statement, 2, joined), until);
                 statement.executeUpdate();
             }
         }
@@ -1032,9 +1032,10 @@ final class StatementLockStore implements JdbcStore {
                     continue;
                 }
                 try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
-                        + " SET expires_at = GREATEST(expires_at, ?) WHERE lock_key = ?")) {
+                        + " SET expires_at = ? WHERE lock_key = ? AND expires_at < ?")) {
                     setTime(statement, 1, until);
                     statement.setBytes(2, key.bytes());
+                    setTime(statement, 3, until);
                     statement.executeUpdate();
                 }
             }
