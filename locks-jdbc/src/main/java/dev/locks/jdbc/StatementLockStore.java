@@ -52,6 +52,10 @@ import javax.sql.DataSource;
  *
  * <p>Fairness across nodes (SPEC 3) as on PostgreSQL: the tickets of waiting acquires in {@code <prefix>waiter}, the
  * oldest live ticket of another node first.
+ *
+ * <p>Shared and counted holds (SPEC 13) as on PostgreSQL: a key's row is its group row ({@code ~shared} or
+ * {@code ~permits:<n>}), each holder a row of {@code <prefix>holder}, read and written only with the group row
+ * locked (the force release and the sweep aside, whose conflicts are retried like any other).
  */
 final class StatementLockStore implements JdbcStore {
 
@@ -72,6 +76,7 @@ final class StatementLockStore implements JdbcStore {
     private final String table;
     private final String waiters;
     private final String counters;
+    private final String holders;
     private final String now;
     private volatile Consumer<String> released;
     /**
@@ -97,6 +102,7 @@ final class StatementLockStore implements JdbcStore {
         this.table = schema.table();
         this.waiters = schema.prefix() + "waiter";
         this.counters = schema.prefix() + "counter";
+        this.holders = schema.prefix() + "holder";
         this.now = dialect == Dialect.H2 ? "CAST(CURRENT_TIMESTAMP(6) AT TIME ZONE 'UTC' AS TIMESTAMP(6))"
                 : "UTC_TIMESTAMP(6)";
         connections.prewarm();
@@ -322,10 +328,31 @@ final class StatementLockStore implements JdbcStore {
         long lease = forever ? infinite.leaseMillis() : leaseMillis;
         List<Stored> given = keys.stream().map(this::stored).toList();
         List<Stored> ordered = lockOrder(keys);
+        Attempt attempt = attempt(keys, owner, waitNanos,
+                connection -> acquire(connection, given, ordered, owner, lease, forever, ticket),
+                (connection, undone) -> releaseRows(connection, undone));
+        if (attempt.isTaken() && forever) {
+            infinite.keep(keys, owner.id());
+        }
+        return attempt;
+    }
+
+    /** How a call whose outcome is unknown is undone: a release of the keys for their owner (tell nobody). */
+    @FunctionalInterface
+    private interface Undo {
+        Set<String> release(Connection connection, List<Ownership> keys) throws SQLException;
+    }
+
+    /**
+     * Runs an acquire in a transaction of its own within {@code waitNanos}; when its outcome is unknown (sent, never
+     * answered), its keys are released for the owner once the server surely ran or dropped it, in the background.
+     */
+    private Attempt attempt(List<String> keys, Owner owner, long waitNanos, OwnConnections.Call<Attempt> acquire,
+            Undo undo) {
         Attempt attempt;
         try {
             attempt = connections.run(connection -> transaction(connection, () -> "acquire " + keys,
-                    () -> acquire(connection, given, ordered, owner, lease, forever, ticket)), waitNanos);
+                    () -> acquire.on(connection)), waitNanos);
             tellFreed();
         } catch (OwnConnections.Busy e) {
             freedHere.get().clear();
@@ -333,13 +360,10 @@ final class StatementLockStore implements JdbcStore {
         } catch (SQLException e) {
             freedHere.get().clear();
             LockUnavailableException failure = unavailable("acquire " + keys, e);
+            List<Ownership> owned = keys.stream().distinct().map(k -> new Ownership(k, owner.id(), 0)).toList();
             connections.afterAbandoned(failure, "release " + keys, connection -> transaction(connection,
-                    () -> "release " + keys, () -> releaseRows(connection, ordered.stream()
-                            .map(k -> new Ownership(k.key(), owner.id(), 0)).toList())));
+                    () -> "release " + keys, () -> undo.release(connection, owned)));
             throw failure;
-        }
-        if (attempt.isTaken() && forever) {
-            infinite.keep(keys, owner.id());
         }
         return attempt;
     }
@@ -372,15 +396,22 @@ final class StatementLockStore implements JdbcStore {
             }
             return Attempt.taken(token);
         }
-        int blocked = held == 0 ? queued : queued == 0 ? held : Math.min(held, queued);
+        return blocked(connection, given, held == 0 ? queued : queued == 0 ? held : Math.min(held, queued), ticket,
+                at);
+    }
+
+    /**
+     * An acquire blocked at the {@code blocked}-th key (1-based, in the given order): without a ticket, nothing is
+     * kept; else the ticket waits its turn in the queues of the keys up to that one, and leaves the others'.
+     */
+    private Attempt blocked(Connection connection, List<Stored> given, int blocked, Ticket ticket, LocalDateTime at)
+            throws SQLException {
         String blocker = given.get(blocked - 1).key();
         if (ticket == null) {
             connection.rollback(); // nothing to keep: rows created for this call go with it
             return Attempt.heldBy(blocker, 0);
         }
-        if (order <= 0) {
-            order = nextTicket(connection);
-        }
+        long order = ticket.order() > 0 ? ticket.order() : nextTicket(connection);
         enqueueRows(connection, given.subList(0, blocked), ticket.id(), order, at.plus(ticket.leaseMillis(),
                 ChronoUnit.MILLIS));
         if (blocked < given.size()) {
@@ -693,6 +724,316 @@ final class StatementLockStore implements JdbcStore {
         });
     }
 
+    // ---- shared and counted holds (SPEC 13)
+
+    /** The start of a group row's owner id: {@code ~shared} or {@code ~permits:<n>}, never an owner's id. */
+    private static final String GROUP = "~";
+
+    /**
+     * As on PostgreSQL ({@code locks_acquire_shared}): each key's row in the lock table is its group row (owner id
+     * {@code ~shared} or {@code ~permits:<n>}, expiring with its latest holder), which keeps exclusive acquirers out;
+     * each holder is a row of {@code <prefix>holder} with its own owner, token and expiry.
+     */
+    @Override
+    public boolean holdsShared() {
+        return true;
+    }
+
+    /**
+     * One transaction: the keys' rows locked in key order (created when missing), then their live holders read; all
+     * keys joined if each is free or held by the same kind of group with a permit left, and no older ticket of another
+     * node waits for one of them; the token drawn last, one per holder. A lease of infinite lock timeout is held under
+     * the store's lease, which the engine renews ({@link #renewShared}).
+     */
+    @Override
+    public Attempt tryAcquireShared(List<String> keys, Owner owner, long leaseMillis, int permits, Ticket ticket,
+            long waitNanos) {
+        StoreKeys.requireSharedAcquire(keys, permits);
+        boolean forever = leaseMillis == 0;
+        long lease = forever ? infinite.leaseMillis() : leaseMillis;
+        List<Stored> given = keys.stream().map(this::stored).toList();
+        List<Stored> ordered = lockOrder(keys);
+        return attempt(keys, owner, waitNanos,
+                connection -> acquireShared(connection, given, ordered, owner, lease, forever, permits, ticket),
+                (connection, undone) -> releaseHolders(connection, undone, false));
+    }
+
+    private Attempt acquireShared(Connection connection, List<Stored> given, List<Stored> ordered, Owner owner,
+            long lease, boolean forever, int permits, Ticket ticket) throws SQLException {
+        LocalDateTime[] time = new LocalDateTime[1];
+        Map<String, Row> rows = lockRows(connection, ordered, time, new Asker(owner.id(),
+                ticket == null ? 0 : ticket.order()));
+        LocalDateTime at = time[0];
+        String group = permits < 0 ? "~shared" : "~permits:" + permits;
+        List<Stored> joined = new ArrayList<>(); // live groups of the same kind
+        List<Stored> fresh = new ArrayList<>(); // free keys: a new group each
+        for (Stored key : ordered) {
+            Row row = rows.get(key.id());
+            (live(row, at) && row.ownerId().equals(group) ? joined : fresh).add(key);
+        }
+        Map<String, Integer> others = otherHolders(connection, joined, owner.id(), at);
+        int blocked = 0;
+        for (int i = 0; i < given.size() && blocked == 0; i++) {
+            Stored key = given.get(i);
+            Row row = rows.get(key.id());
+            if (live(row, at) && !row.ownerId().startsWith(GROUP)) { // held exclusive (or held over)
+                if (permits > 0) {
+                    connection.rollback();
+                    return Attempt.mismatch(key.key(), 1);
+                }
+                blocked = i + 1;
+            } else if (live(row, at) && !row.ownerId().equals(group)) {
+                connection.rollback();
+                return Attempt.mismatch(key.key(), row.ownerId().equals("~shared") ? SHARED
+                        : Integer.parseInt(row.ownerId().substring("~permits:".length())));
+            } else if (permits > 0 && others.getOrDefault(key.id(), 0) >= permits || row.queued()) {
+                blocked = i + 1;
+            }
+        }
+        if (blocked > 0) {
+            return blocked(connection, given, blocked, ticket, at);
+        }
+        LocalDateTime until = at.plus(lease, ChronoUnit.MILLIS);
+        if (!fresh.isEmpty()) { // the holders of an earlier group (expired, forced out) are gone
+            deleteHolders(connection, fresh, null);
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table + " SET owner_id = ?,"
+                    + " owner_desc = ?, token = 0, acquired_at = ?, expires_at = ?, infinite = FALSE,"
+                    + " released_at = NULL WHERE lock_key IN (" + marks(fresh.size()) + ")")) {
+                statement.setString(1, group);
+                statement.setString(2, group);
+                setTime(statement, 3, at);
+                setTime(statement, 4, until);
+                setKeys(statement, 5, fresh);
+                statement.executeUpdate();
+            }
+        }
+        if (!joined.isEmpty()) {
+            try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
+                    + " SET expires_at = ? WHERE lock_key IN (" + marks(joined.size()) + ") AND expires_at < ?")) {
+                setTime(statement, 1, until); // never earlier: a time bound as text is compared as a time here
+                setTime(statement, setKeys(statement, 2, joined), until);
+                statement.executeUpdate();
+            }
+        }
+        long token = nextToken(connection, at);
+        writeHolders(connection, ordered, owner, token, at, until, forever);
+        if (ticket != null && ticket.order() > 0) { // placed in some queues before
+            leave(connection, ordered, ticket.id(), null);
+        }
+        return Attempt.taken(token);
+    }
+
+    private static boolean live(Row row, LocalDateTime at) {
+        return row != null && !row.ownerId().isEmpty() && row.expiresAt().isAfter(at);
+    }
+
+    /** How many live holders other than {@code ownerId} each key of {@code keys} has (by {@link Stored#id()}). */
+    private Map<String, Integer> otherHolders(Connection connection, List<Stored> keys, String ownerId,
+            LocalDateTime at) throws SQLException {
+        Map<String, Integer> counts = new HashMap<>();
+        if (keys.isEmpty()) {
+            return counts;
+        }
+        try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key FROM " + holders
+                + " WHERE lock_key IN (" + marks(keys.size()) + ") AND owner_id <> ? AND expires_at > ?")) {
+            int parameter = setKeys(statement, 1, keys);
+            statement.setString(parameter++, ownerId);
+            setTime(statement, parameter, at);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    counts.merge(new String(rows.getBytes(1), StandardCharsets.ISO_8859_1), 1, Integer::sum);
+                }
+            }
+        }
+        return counts;
+    }
+
+    /** Deletes the holders of {@code keys}: all of them, or only {@code ownerId}'s. */
+    private int deleteHolders(Connection connection, List<Stored> keys, String ownerId) throws SQLException {
+        try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + holders + " WHERE lock_key IN ("
+                + marks(keys.size()) + ")" + (ownerId == null ? "" : " AND owner_id = ?"))) {
+            int parameter = setKeys(statement, 1, keys);
+            if (ownerId != null) {
+                statement.setString(parameter, ownerId);
+            }
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Writes {@code owner}'s place in each key (in key order): a new row, or its own earlier one replaced. */
+    private void writeHolders(Connection connection, List<Stored> keys, Owner owner, long token, LocalDateTime at,
+            LocalDateTime until, boolean forever) throws SQLException {
+        String columns = " (lock_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite)";
+        StringBuilder sql = new StringBuilder(dialect == Dialect.H2
+                ? "MERGE INTO " + holders + columns + " KEY (lock_key, owner_id) VALUES "
+                : "INSERT INTO " + holders + columns + " VALUES ");
+        for (int i = 0; i < keys.size(); i++) {
+            sql.append(i == 0 ? "" : ", ").append("(?, ?, ?, ?, ?, ?, ?)");
+        }
+        if (dialect != Dialect.H2) {
+            sql.append(" ON DUPLICATE KEY UPDATE owner_desc = VALUES(owner_desc), token = VALUES(token),"
+                    + " acquired_at = VALUES(acquired_at), expires_at = VALUES(expires_at), infinite = VALUES(infinite)");
+        }
+        try (PreparedStatement statement = connection.prepareStatement(sql.toString())) {
+            int parameter = 1;
+            for (Stored key : keys) {
+                statement.setBytes(parameter++, key.bytes());
+                statement.setString(parameter++, owner.id());
+                statement.setString(parameter++, StoredText.encode(owner.description()));
+                statement.setLong(parameter++, token);
+                setTime(statement, parameter++, at);
+                setTime(statement, parameter++, until);
+                statement.setBoolean(parameter++, forever);
+            }
+            statement.executeUpdate();
+        }
+    }
+
+    /** The ownerships of a call by key, their keys in key order, their rows as locked and the database's time. */
+    private record Owned(Map<String, Ownership> byKey, List<Stored> ordered, Map<String, Row> rows, LocalDateTime at) {
+    }
+
+    /** Locks (and reads) the existing rows of the keys of {@code keys}, in key order. */
+    private Owned lockOwned(Connection connection, List<Ownership> keys) throws SQLException {
+        Map<String, Ownership> byKey = new HashMap<>();
+        keys.forEach(k -> byKey.put(k.key(), k));
+        List<Stored> ordered = lockOrder(List.copyOf(byKey.keySet()));
+        LocalDateTime[] time = new LocalDateTime[1];
+        Map<String, Row> rows = readRows(connection, ordered, time, null);
+        return new Owned(byKey, ordered, rows, time[0]);
+    }
+
+    /** A holder's row as read with its key's group row locked. */
+    private record Holder(String key, String ownerId, LocalDateTime expiresAt) {
+    }
+
+    /** The holders of {@code keys} (their group rows locked by the caller), by {@link Stored#id()}. */
+    private Map<String, List<Holder>> holders(Connection connection, List<Stored> keys) throws SQLException {
+        Map<String, List<Holder>> found = new HashMap<>();
+        try (PreparedStatement statement = connection.prepareStatement("SELECT lock_key, owner_id, expires_at FROM "
+                + holders + " WHERE lock_key IN (" + marks(keys.size()) + ")")) {
+            setKeys(statement, 1, keys);
+            try (ResultSet rows = statement.executeQuery()) {
+                while (rows.next()) {
+                    String id = new String(rows.getBytes(1), StandardCharsets.ISO_8859_1);
+                    found.computeIfAbsent(id, k -> new ArrayList<>()).add(new Holder(id, rows.getString(2),
+                            time(rows, 3)));
+                }
+            }
+        }
+        return found;
+    }
+
+    @Override
+    public Set<String> releaseShared(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        return run(() -> "release " + keysOf(keys), UNBOUNDED_WAIT, connection -> releaseHolders(connection, keys,
+                true));
+    }
+
+    /**
+     * Takes each owner's place out of its key (the other holders keep theirs): the group row then expires with its
+     * latest live holder, or is freed with the last one; either way it is marked released (a freed permit may be a
+     * waiter's, on any node). Returns the keys on which their owner no longer held a live place.
+     */
+    private Set<String> releaseHolders(Connection connection, List<Ownership> keys, boolean tell) throws SQLException {
+        Owned owned = lockOwned(connection, keys);
+        Map<String, Ownership> byKey = owned.byKey();
+        List<Stored> ordered = owned.ordered();
+        Map<String, Row> rows = owned.rows();
+        LocalDateTime at = owned.at();
+        List<Stored> groups = ordered.stream().filter(key -> rows.containsKey(key.id())
+                && rows.get(key.id()).ownerId().startsWith(GROUP)).toList();
+        Map<String, List<Holder>> held = groups.isEmpty() ? Map.of() : holders(connection, groups);
+        Set<String> lost = new LinkedHashSet<>();
+        List<Stored> freed = new ArrayList<>();
+        List<Stored> told = new ArrayList<>();
+        for (Stored key : ordered) {
+            String owner = byKey.get(key.key()).ownerId();
+            if (!groups.contains(key)) {
+                lost.add(key.key());
+                continue;
+            }
+            boolean alive = false;
+            LocalDateTime latest = null;
+            for (Holder holder : held.getOrDefault(key.id(), List.of())) {
+                if (holder.ownerId().equals(owner)) {
+                    alive = holder.expiresAt().isAfter(at);
+                } else if (holder.expiresAt().isAfter(at) && (latest == null || holder.expiresAt().isAfter(latest))) {
+                    latest = holder.expiresAt();
+                }
+            }
+            if (!alive) {
+                lost.add(key.key());
+            }
+            deleteHolders(connection, List.of(key), owner);
+            if (latest == null) {
+                deleteHolders(connection, List.of(key), null);
+                freed.add(key);
+            } else {
+                try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
+                        + " SET expires_at = ?, released_at = ? WHERE lock_key = ?")) {
+                    setTime(statement, 1, latest);
+                    setTime(statement, 2, at);
+                    statement.setBytes(3, key.bytes());
+                    statement.executeUpdate();
+                }
+                told.add(key);
+            }
+        }
+        free(connection, freed, at);
+        if (tell) {
+            connection.commit();
+            freed.forEach(key -> tell(key.key()));
+            told.forEach(key -> tell(key.key()));
+        }
+        return lost;
+    }
+
+    /** Extends the lease of each owner's live place in its key, and its group row's with it (never an expired one). */
+    @Override
+    public Set<String> renewShared(List<Ownership> keys) {
+        if (keys.isEmpty()) {
+            return Set.of();
+        }
+        return run(() -> "renew " + keys.size() + " shared or counted locks", UNBOUNDED_WAIT, connection -> {
+            Owned owned = lockOwned(connection, keys);
+            LocalDateTime at = owned.at();
+            Set<String> lost = new LinkedHashSet<>();
+            for (Stored key : owned.ordered()) {
+                Ownership ownership = owned.byKey().get(key.key());
+                Row row = owned.rows().get(key.id());
+                long lease = ownership.leaseMillis() > 0 ? ownership.leaseMillis() : infinite.leaseMillis();
+                LocalDateTime until = at.plus(Math.max(1, lease), ChronoUnit.MILLIS);
+                int renewed = 0;
+                if (live(row, at) && row.ownerId().startsWith(GROUP)) {
+                    try (PreparedStatement statement = connection.prepareStatement("UPDATE " + holders
+                            + " SET expires_at = ? WHERE lock_key = ? AND owner_id = ? AND expires_at > ?")) {
+                        setTime(statement, 1, until);
+                        statement.setBytes(2, key.bytes());
+                        statement.setString(3, ownership.ownerId());
+                        setTime(statement, 4, at);
+                        renewed = statement.executeUpdate();
+                    }
+                }
+                if (renewed == 0) {
+                    lost.add(key.key());
+                    continue;
+                }
+                try (PreparedStatement statement = connection.prepareStatement("UPDATE " + table
+                        + " SET expires_at = ? WHERE lock_key = ? AND expires_at < ?")) {
+                    setTime(statement, 1, until);
+                    statement.setBytes(2, key.bytes());
+                    setTime(statement, 3, until);
+                    statement.executeUpdate();
+                }
+            }
+            return lost;
+        });
+    }
+
     // ---- listing, force release, sweep
 
     @Override
@@ -708,9 +1049,9 @@ final class StatementLockStore implements JdbcStore {
             byte[] from = after[0];
             int[] read = {0};
             List<RemoteLock> batch = run(() -> "list the locks in " + table, UNBOUNDED_WAIT, connection -> {
-                try (PreparedStatement statement = connection.prepareStatement(columns() + " WHERE lock_key > ?"
+                try (PreparedStatement statement = connection.prepareStatement(columns(" WHERE lock_key > ?"
                         + (upper == null ? "" : " AND lock_key < ?") + " AND owner_id <> '' AND expires_at > " + now
-                        + " ORDER BY lock_key" + limit(size))) {
+                        + " ORDER BY lock_key" + limit(size)))) {
                     statement.setBytes(1, from);
                     if (upper != null) {
                         statement.setBytes(2, upper);
@@ -719,26 +1060,38 @@ final class StatementLockStore implements JdbcStore {
                 }
             });
             locks.addAll(batch);
-            if (read[0] < size) {
+            if (read[0] < size) { // a batch reads up to size keys: one row each, or one per holder
                 break;
             }
         }
-        return locks;
+        return locks.size() > limit ? List.copyOf(locks.subList(0, limit)) : locks;
     }
 
-    private String columns() {
-        return "SELECT lock_key, full_key, owner_id, owner_desc, token, acquired_at, expires_at, infinite FROM "
-                + table;
+    /**
+     * The rows of the lock table that {@code where} selects, each read as its lock; a key held shared or by permits
+     * (its group row's owner id starts with {@value #GROUP}) as each of its live holders instead, in token order.
+     */
+    private String columns(String where) {
+        return "SELECT l.lock_key, l.full_key, COALESCE(h.owner_id, l.owner_id), COALESCE(h.owner_desc, l.owner_desc),"
+                + " COALESCE(h.token, l.token), COALESCE(h.acquired_at, l.acquired_at),"
+                + " COALESCE(h.expires_at, l.expires_at), COALESCE(h.infinite, l.infinite), l.owner_id, h.owner_id"
+                + " FROM (SELECT * FROM " + table + where + ") l LEFT JOIN " + holders + " h ON LEFT(l.owner_id, 1) = '"
+                + GROUP + "' AND h.lock_key = l.lock_key AND h.token > 0 AND h.expires_at > " + now
+                + " ORDER BY l.lock_key, h.token";
     }
 
+    /** The locks {@code statement} reads; {@code last[0]} becomes its last key as stored, {@code read[0]} its keys. */
     private List<RemoteLock> locks(PreparedStatement statement, byte[][] last, int[] read) throws SQLException {
         List<RemoteLock> locks = new ArrayList<>();
         try (ResultSet rows = statement.executeQuery()) {
             while (rows.next()) {
-                read[0]++;
-                last[0] = rows.getBytes(1);
+                byte[] lockKey = rows.getBytes(1);
+                if (!Arrays.equals(lockKey, last[0])) {
+                    read[0]++;
+                }
+                last[0] = lockKey;
                 String key = keyOf(last[0], rows.getString(2));
-                if (key != null) {
+                if (key != null && (!rows.getString(9).startsWith(GROUP) || rows.getString(10) != null)) {
                     locks.add(new RemoteLock(key, rows.getString(3), StoredText.decode(rows.getString(4)),
                             rows.getLong(5), instant(time(rows, 6)),
                             rows.getBoolean(8) ? Instant.MAX : instant(time(rows, 7))));
@@ -753,8 +1106,8 @@ final class StatementLockStore implements JdbcStore {
         StoreKeys.requireValid(key);
         Stored stored = stored(key);
         List<RemoteLock> found = run(() -> "read the lock on '" + key + "'", UNBOUNDED_WAIT, connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(columns()
-                    + " WHERE lock_key = ? AND owner_id <> '' AND expires_at > " + now)) {
+            try (PreparedStatement statement = connection.prepareStatement(columns(
+                    " WHERE lock_key = ? AND owner_id <> '' AND expires_at > " + now))) {
                 statement.setBytes(1, stored.bytes());
                 return locks(statement, new byte[1][], new int[1]);
             }
@@ -774,7 +1127,9 @@ final class StatementLockStore implements JdbcStore {
                 setTime(statement, 1, at);
                 setTime(statement, 2, at);
                 statement.setBytes(3, stored.bytes());
-                return statement.executeUpdate() > 0;
+                boolean held = statement.executeUpdate() > 0;
+                deleteHolders(connection, List.of(stored), null); // shared or counted holders, if any
+                return held;
             }
         });
         tell(key);
@@ -793,8 +1148,8 @@ final class StatementLockStore implements JdbcStore {
 
     /**
      * Frees up to {@code limit} expired locks of any node (marked released: their waiters everywhere try again),
-     * deletes rows free for a minute (the pollers have seen them) and up to {@code limit} expired tickets. Returns how
-     * many locks were freed.
+     * deletes rows free for a minute (the pollers have seen them), up to {@code limit} expired tickets and up to
+     * {@code limit} expired holders of shared or counted locks. Returns how many locks were freed.
      */
     @Override
     public int purge(int limit) {
@@ -816,10 +1171,12 @@ final class StatementLockStore implements JdbcStore {
                 setTime(statement, 2, old);
                 statement.executeUpdate();
             }
-            try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + waiters
-                    + " WHERE expires_at <= ?" + limit(limit))) {
-                setTime(statement, 1, at);
-                statement.executeUpdate();
+            for (String expiring : List.of(waiters, holders)) {
+                try (PreparedStatement statement = connection.prepareStatement("DELETE FROM " + expiring
+                        + " WHERE expires_at <= ?" + limit(limit))) {
+                    setTime(statement, 1, at);
+                    statement.executeUpdate();
+                }
             }
             return freed;
         });

@@ -1,5 +1,5 @@
 -- The schema of dev.locks:locks-jdbc on H2 (2.x; for development and tests): the lock registry's table, wait
--- queue and counters, plain tables as on MariaDB (schema-mariadb.sql says what each column means).
+-- queue, shared holders and counters, plain tables as on MariaDB (schema-mariadb.sql says what each column means).
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). The script is
 -- idempotent: it may run at every start. Time is the database's (CURRENT_TIMESTAMP, stored in UTC).
@@ -37,6 +37,20 @@ CREATE TABLE IF NOT EXISTS locks_counter (
 
 INSERT INTO locks_counter (name, counted) SELECT v.name, v.counted FROM (VALUES ('fencing', 0), ('ticket', 0))
     AS v (name, counted) WHERE NOT EXISTS (SELECT 1 FROM locks_counter c WHERE c.name = v.name);
+
+-- Shared and counted locks: a row per holder of a key held shared or by permits (schema-mariadb.sql says how).
+CREATE TABLE IF NOT EXISTS locks_holder (
+    lock_key    VARBINARY(1000) NOT NULL,
+    owner_id    VARCHAR(200) NOT NULL,
+    owner_desc  CHARACTER VARYING NOT NULL,
+    token       BIGINT       NOT NULL,
+    acquired_at TIMESTAMP(6) NOT NULL,
+    expires_at  TIMESTAMP(6) NOT NULL,
+    infinite    BOOLEAN      NOT NULL DEFAULT FALSE,
+    PRIMARY KEY (lock_key, owner_id)
+);
+
+CREATE INDEX IF NOT EXISTS locks_holder_expires_at ON locks_holder (expires_at);
 
 -- ---- The compute cache (JdbcComputeCache): the tables of schema-mariadb.sql (which says what each column means).
 -- Times are milliseconds since the epoch (UTC) by the database's clock (CURRENT_TIMESTAMP).

@@ -1,5 +1,5 @@
 -- The schema of dev.locks:locks-jdbc on MariaDB (10.6 or later; tested on MariaDB): the lock registry's table,
--- wait queue and counters. Plain tables only: no stored routines, so no privilege beyond CREATE (once) and
+-- wait queue, shared holders and counters. Plain tables only: no stored routines, so no privilege beyond CREATE (once) and
 -- SELECT, INSERT, UPDATE, DELETE on these tables. schema-mysql.sql is the same schema for MySQL 8.
 --
 -- Every name starts with the table prefix, locks_ by default (locks.jdbc.table-prefix). Run as is for the
@@ -47,6 +47,23 @@ CREATE TABLE IF NOT EXISTS locks_counter (
 ) ENGINE = InnoDB;
 
 INSERT IGNORE INTO locks_counter (name, counted) VALUES ('fencing', 0), ('ticket', 0);
+
+-- Shared and counted locks (SPEC 13), as on PostgreSQL: a key held shared (a read lock) or by permits (a counted
+-- lock) has its row in locks_lock all the same, the group row: owner_id '~shared' or '~permits:<n>' (never an
+-- owner's id, which starts with its node's id), token 0, expires_at the latest of its holders'; so an exclusive
+-- acquire meets it as a held key. Each holder is a row here, with its own owner, token and expiry: a crashed
+-- holder's place frees itself when its lease runs out, and the sweep deletes it.
+CREATE TABLE IF NOT EXISTS locks_holder (
+    lock_key    VARBINARY(1000) NOT NULL, -- as in locks_lock
+    owner_id    VARCHAR(200) CHARACTER SET ascii COLLATE ascii_bin NOT NULL,
+    owner_desc  TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NOT NULL,
+    token       BIGINT      NOT NULL,
+    acquired_at DATETIME(6) NOT NULL,
+    expires_at  DATETIME(6) NOT NULL,
+    infinite    BOOLEAN     NOT NULL DEFAULT FALSE,
+    PRIMARY KEY (lock_key, owner_id),
+    INDEX locks_holder_expires_at (expires_at)
+) ENGINE = InnoDB;
 
 -- ---- The compute cache (JdbcComputeCache)
 --

@@ -10,6 +10,7 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
@@ -86,10 +87,14 @@ class DialectTest {
             assertThat(schema.scriptPath()).isEqualTo("dev/locks/jdbc/schema-" + dialect.id() + ".sql");
             try (Connection connection = dataSource.getConnection()) {
                 assertThat(schema.missing(connection)).contains("table check_lock", "table check_waiter",
-                        "table check_counter");
+                        "table check_counter", "table check_holder");
                 schema.initialize(dataSource);
                 schema.initialize(dataSource); // idempotent
                 assertThat(schema.missing(connection)).isEmpty();
+                try (Statement statement = connection.createStatement()) { // a schema of before shared locks
+                    statement.execute("DROP TABLE check_holder");
+                }
+                assertThat(schema.missing(connection)).containsExactly("table check_holder");
             }
         }
     }

@@ -30,7 +30,7 @@ public final class H2DatabaseExtension implements BeforeAllCallback, BeforeEachC
             List<String> tables = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery("SELECT table_name FROM information_schema.tables"
                     + " WHERE table_schema = 'PUBLIC' AND (table_name LIKE '%LOCK' OR table_name LIKE '%\\_VALUE'"
-                    + " OR table_name LIKE '%\\_COMPUTE' OR table_name LIKE '%\\_WAITER')")) {
+                    + " OR table_name LIKE '%\\_COMPUTE' OR table_name LIKE '%\\_WAITER' OR table_name LIKE '%\\_HOLDER')")) {
                 while (rows.next()) {
                     tables.add(rows.getString(1));
                 }

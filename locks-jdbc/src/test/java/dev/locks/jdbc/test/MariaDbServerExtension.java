@@ -47,7 +47,7 @@ public final class MariaDbServerExtension implements BeforeAllCallback, BeforeEa
             List<String> tables = new ArrayList<>();
             try (ResultSet rows = statement.executeQuery("SELECT table_name FROM information_schema.tables"
                     + " WHERE table_schema = 'locks' AND (table_name LIKE '%lock' OR table_name LIKE '%\\_value'"
-                    + " OR table_name LIKE '%\\_compute' OR table_name LIKE '%\\_waiter')")) {
+                    + " OR table_name LIKE '%\\_compute' OR table_name LIKE '%\\_waiter' OR table_name LIKE '%\\_holder')")) {
                 while (rows.next()) {
                     tables.add(rows.getString(1));
                 }

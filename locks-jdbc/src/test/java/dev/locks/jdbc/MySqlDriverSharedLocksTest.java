@@ -1,0 +1,26 @@
+package dev.locks.jdbc;
+
+import dev.locks.jdbc.test.MariaDbServer;
+import dev.locks.jdbc.test.MariaDbServerExtension;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Shared and counted locks across two nodes on MariaDB, through MySQL Connector/J (the MySQL dialect runs the same
+ * statements).
+ */
+class MySqlDriverSharedLocksTest extends StatementSharedLocksNodes {
+
+    @RegisterExtension
+    static final MariaDbServerExtension mariadb = new MariaDbServerExtension(MariaDbServer.Driver.MYSQL);
+
+    @Override
+    protected DataSource dataSource() {
+        return mariadb.dataSource();
+    }
+
+    @Override
+    protected String now() {
+        return "UTC_TIMESTAMP(6)";
+    }
+}
