@@ -22,13 +22,13 @@ import org.junit.jupiter.api.Test;
  * The benchmark's PostgreSQL (a real server of its own): every implementation's tables are there, and each
  * implementation's two nodes exclude each other on them, as the lock cycle and the hand-off assume.
  */
-class PostgresPoolTest {
+class DatabasePoolTest {
 
-    private static PostgresPool postgres;
+    private static DatabasePool postgres;
 
     @BeforeAll
     static void start() {
-        postgres = PostgresPool.start();
+        postgres = DatabasePool.start();
     }
 
     @AfterAll
@@ -38,7 +38,7 @@ class PostgresPoolTest {
 
     @Test
     void startShouldCreateTheRivalsTablesFromWhatTheyShip() throws SQLException {
-        assertThat(PostgresTables.springIntegrationScript()).contains("CREATE TABLE INT_LOCK");
+        assertThat(RivalTables.springIntegrationScript()).contains("CREATE TABLE INT_LOCK");
 
         assertThat(tables()).contains("int_lock", "shedlock");
     }
@@ -81,7 +81,7 @@ class PostgresPoolTest {
     }
 
     private static LockConfiguration config() {
-        return new LockConfiguration(Instant.now(), "pool-test:shedlock", PostgresPool.LEASE, Duration.ZERO);
+        return new LockConfiguration(Instant.now(), "pool-test:shedlock", DatabasePool.LEASE, Duration.ZERO);
     }
 
     private static List<String> tables() throws SQLException {
