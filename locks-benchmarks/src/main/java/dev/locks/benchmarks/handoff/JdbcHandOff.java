@@ -2,7 +2,7 @@ package dev.locks.benchmarks.handoff;
 
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
-import dev.locks.benchmarks.jdbc.PostgresPool;
+import dev.locks.benchmarks.jdbc.DatabasePool;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -25,7 +25,13 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * every 100 ms too. A polling waiter is released at a random moment of its interval. Prints {@code JdbcHandOff}
  * {@link dev.locks.benchmarks.report.ResultLine}s in µs.
  *
- * <p>Arguments: {@code [trials] [passes per trial] [polling passes per trial]}, default 5, 500, 20.
+ * <p>On MariaDB (fourth argument {@code mariadb}; its lines' group {@code JdbcHandOff:db=mariadb}) there is no
+ * {@code NOTIFY}: this project's waiter on the other node learns of the release from its node's poll of released
+ * keys (every 100 ms, {@code pollInterval}) or its own retry (every 10 ms, jittered), whichever comes first; the
+ * {@code notify(false)} row is the same there, so it is left out.
+ *
+ * <p>Arguments: {@code [trials] [passes per trial] [polling passes per trial] [postgresql|mariadb]}, default 5, 500,
+ * 20, postgresql.
  */
 public final class JdbcHandOff {
 
@@ -39,18 +45,27 @@ public final class JdbcHandOff {
         int trials = args.length > 0 ? Integer.parseInt(args[0]) : 5;
         int passes = args.length > 1 ? Integer.parseInt(args[1]) : 500;
         int pollingPasses = args.length > 2 ? Integer.parseInt(args[2]) : 20;
-        try (PostgresPool postgres = PostgresPool.start()) {
+        String db = args.length > 3 ? args[3] : DatabasePool.POSTGRESQL;
+        boolean postgresql = DatabasePool.POSTGRESQL.equals(db);
+        String group = postgresql ? GROUP : GROUP + ":db=" + db;
+        try (DatabasePool postgres = DatabasePool.start(db)) {
             AcquireOptions waitForever = AcquireOptions.defaults().withInfiniteRetries();
-            HandOff.measure(GROUP, "thisProject", () -> thisProject(postgres, true, waitForever), trials, passes, 0);
-            HandOff.measure(GROUP, "thisProjectPolling", () -> thisProject(postgres, false, waitForever), trials,
-                    pollingPasses, TimeUnit.MILLISECONDS.toNanos(20));
-            HandOff.measure(GROUP, "springIntegration", () -> springIntegration(postgres), trials, pollingPasses,
+            if (postgresql) {
+                HandOff.measure(group, "thisProject", () -> thisProject(postgres, true, waitForever), trials, passes,
+                        0);
+                HandOff.measure(group, "thisProjectPolling", () -> thisProject(postgres, false, waitForever), trials,
+                        pollingPasses, TimeUnit.MILLISECONDS.toNanos(20));
+            } else {
+                HandOff.measure(group, "thisProject", () -> thisProject(postgres, true, waitForever), trials,
+                        pollingPasses, POLL.toNanos());
+            }
+            HandOff.measure(group, "springIntegration", () -> springIntegration(postgres), trials, pollingPasses,
                     POLL.toNanos());
-            HandOff.measure(GROUP, "shedLock", () -> shedLock(postgres), trials, pollingPasses, POLL.toNanos());
+            HandOff.measure(group, "shedLock", () -> shedLock(postgres), trials, pollingPasses, POLL.toNanos());
         }
     }
 
-    private static Contender thisProject(PostgresPool postgres, boolean notify, AcquireOptions options) {
+    private static Contender thisProject(DatabasePool postgres, boolean notify, AcquireOptions options) {
         List<dev.locks.jdbc.JdbcLockRegistry> nodes =
                 List.of(postgres.thisProject(notify, options), postgres.thisProject(notify, options));
         List<String> keys = List.of(Contender.KEY);
@@ -58,7 +73,7 @@ public final class JdbcHandOff {
                 () -> nodes.forEach(dev.locks.jdbc.JdbcLockRegistry::close));
     }
 
-    private static Contender springIntegration(PostgresPool postgres) {
+    private static Contender springIntegration(DatabasePool postgres) {
         List<Lock> nodes = List.of(postgres.springIntegration().obtain(Contender.KEY),
                 postgres.springIntegration().obtain(Contender.KEY));
         return new TwoNodes<>(nodes, lock -> {
@@ -67,12 +82,12 @@ public final class JdbcHandOff {
         }, handle -> ((Lock) handle).unlock(), () -> { });
     }
 
-    private static Contender shedLock(PostgresPool postgres) {
+    private static Contender shedLock(DatabasePool postgres) {
         List<LockProvider> nodes = List.of(postgres.shedLock(), postgres.shedLock());
         return new TwoNodes<>(nodes, provider -> {
             while (true) {
                 Optional<SimpleLock> lock = provider.lock(new LockConfiguration(Instant.now(), Contender.KEY,
-                        PostgresPool.LEASE, Duration.ZERO));
+                        DatabasePool.LEASE, Duration.ZERO));
                 if (lock.isPresent()) {
                     return lock.get();
                 }

@@ -2,28 +2,37 @@ package dev.locks.benchmarks.jdbc;
 
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * The clients of the JDBC benchmarks, one state per implementation, each with a PostgreSQL server and a pool of
- * its own ({@link PostgresPool}; a fork builds only the state its benchmark uses).
+ * The clients of the JDBC benchmarks, one state per implementation, each with a database server (PostgreSQL or
+ * MariaDB: {@link Database#db}) and a pool of its own ({@link DatabasePool}; a fork builds only the state its
+ * benchmark uses).
  */
 public final class JdbcClients {
 
     private JdbcClients() {
     }
 
+    /** Which database the trial runs on: {@code -p db=mariadb}; PostgreSQL unless told. */
+    @State(Scope.Benchmark)
+    public static class Database {
+        @Param({DatabasePool.POSTGRESQL})
+        public String db;
+    }
+
     /** A server and pool for the trial, and the client {@link #open} makes on it. */
     @State(Scope.Benchmark)
     public abstract static class WithServer {
-        private PostgresPool postgres;
+        private DatabasePool postgres;
 
         @Setup(Level.Trial)
-        public final void start() {
-            postgres = PostgresPool.start();
+        public final void start(Database database) {
+            postgres = DatabasePool.start(database.db);
             open(postgres);
         }
 
@@ -36,7 +45,7 @@ public final class JdbcClients {
             }
         }
 
-        abstract void open(PostgresPool postgres);
+        abstract void open(DatabasePool postgres);
 
         abstract void close();
     }
@@ -46,7 +55,7 @@ public final class JdbcClients {
         dev.locks.jdbc.JdbcLockRegistry registry;
 
         @Override
-        void open(PostgresPool postgres) {
+        void open(DatabasePool postgres) {
             registry = postgres.thisProject(true);
         }
 
@@ -62,7 +71,7 @@ public final class JdbcClients {
      */
     public static class ThisProjectFourConnections extends ThisProject {
         @Override
-        void open(PostgresPool postgres) {
+        void open(DatabasePool postgres) {
             registry = postgres.thisProjectBuilder(true).connections(4).build();
         }
     }
@@ -72,7 +81,7 @@ public final class JdbcClients {
         org.springframework.integration.jdbc.lock.JdbcLockRegistry registry;
 
         @Override
-        void open(PostgresPool postgres) {
+        void open(DatabasePool postgres) {
             registry = postgres.springIntegration();
         }
 
@@ -87,7 +96,7 @@ public final class JdbcClients {
         JdbcTemplateLockProvider provider;
 
         @Override
-        void open(PostgresPool postgres) {
+        void open(DatabasePool postgres) {
             provider = postgres.shedLock();
         }
 

@@ -76,6 +76,6 @@ public class JdbcLocks {
 
     @Benchmark
     public int shedLock(JdbcClients.ShedLock jdbc, Caller caller) {
-        return OneByOne.shedLockAll(jdbc.provider, caller.keyArray, PostgresPool.LEASE);
+        return OneByOne.shedLockAll(jdbc.provider, caller.keyArray, DatabasePool.LEASE);
     }
 }

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * the (empty) job when it was taken, the release; a job per thread, free on the run path ({@code ...Run}) and held
  * by another node for the whole trial on the skip path ({@code ...Skip}). This project's {@code tryAcquire(keys,
  * options)} beside ShedLock's {@code DefaultLockingTaskExecutor} on its {@code JdbcTemplateLockProvider} (database
- * time), each on a server and pool of its own ({@link PostgresPool}). Run with 1 and 4 threads ({@code -t}).
+ * time), each on a server and pool of its own ({@link DatabasePool}). Run with 1 and 4 threads ({@code -t}).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -33,12 +33,12 @@ public class JdbcSchedulerTick {
 
     /** This project's registry, and another node's on the same database, which holds nothing. */
     public static class ThisProject extends JdbcClients.ThisProject {
-        final AcquireOptions options = AcquireOptions.defaults().withLockTimeout(PostgresPool.LEASE);
+        final AcquireOptions options = AcquireOptions.defaults().withLockTimeout(DatabasePool.LEASE);
         dev.locks.jdbc.JdbcLockRegistry otherNode;
         final List<Lease> held = new ArrayList<>();
 
         @Override
-        void open(PostgresPool postgres) {
+        void open(DatabasePool postgres) {
             super.open(postgres);
             otherNode = postgres.thisProject(true);
             if (holdsJobs()) {
@@ -72,11 +72,11 @@ public class JdbcSchedulerTick {
         final List<SimpleLock> held = new ArrayList<>();
 
         @Override
-        void open(PostgresPool postgres) {
+        void open(DatabasePool postgres) {
             super.open(postgres);
             executor = new DefaultLockingTaskExecutor(provider);
             if (holdsJobs()) {
-                held.addAll(SchedulerTicks.holdAll(provider, PostgresPool.LEASE));
+                held.addAll(SchedulerTicks.holdAll(provider, DatabasePool.LEASE));
             }
         }
 
@@ -111,11 +111,11 @@ public class JdbcSchedulerTick {
 
     @Benchmark
     public boolean shedLockRun(ShedLock jdbc, SchedulerTicks.Job job) throws Throwable {
-        return job.expect(SchedulerTicks.tick(jdbc.executor, PostgresPool.LEASE, job), true);
+        return job.expect(SchedulerTicks.tick(jdbc.executor, DatabasePool.LEASE, job), true);
     }
 
     @Benchmark
     public boolean shedLockSkip(ShedLockJobsHeld jdbc, SchedulerTicks.Job job) throws Throwable {
-        return job.expect(SchedulerTicks.tick(jdbc.executor, PostgresPool.LEASE, job), false);
+        return job.expect(SchedulerTicks.tick(jdbc.executor, DatabasePool.LEASE, job), false);
     }
 }

@@ -269,7 +269,7 @@ final class Catalog {
                 "cycles per second, all threads together, higher is better. A local PostgreSQL of the benchmark's "
                         + "own, a HikariCP pool with its defaults, each thread its own keys." + (one ? "" : " This "
                         + "project: one function call each way; the others take the keys one by one, sorted.") + JMH,
-                "JdbcLocks:keyCount=" + keys, true, null,
+                "JdbcLocks:db=postgresql:keyCount=" + keys, true, null,
                 List.of(new Row("thisProject", "**this project**: `JdbcLockRegistry` (2 connections of its own)"),
                         new Row("thisProjectFourConnections", "this project, `connections(4)`"),
                         new Row("springIntegration",

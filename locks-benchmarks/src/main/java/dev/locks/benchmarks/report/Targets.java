@@ -239,7 +239,7 @@ final class Targets {
         for (int keys : List.of(1, 5)) {
             for (int threads : List.of(1, 4)) {
                 atLeastEveryRival("PostgreSQL cycle throughput ≥ each rival's, " + keys + " key(s), " + threads
-                        + " thread(s)", "JdbcLocks:keyCount=" + keys, threads);
+                        + " thread(s)", "JdbcLocks:db=postgresql:keyCount=" + keys, threads);
             }
         }
         String target = "PostgreSQL hand-off (`NOTIFY`) faster than each rival's polling";

@@ -32,7 +32,7 @@ class JdbcTargetsTest {
     }
 
     private static Measurement cycle(String name, double perSecond) {
-        return new Measurement("JdbcLocks:keyCount=1", name, 1, "ops/s", perSecond, perSecond, perSecond, Map.of());
+        return new Measurement("JdbcLocks:db=postgresql:keyCount=1", name, 1, "ops/s", perSecond, perSecond, perSecond, Map.of());
     }
 
     private static Measurement handOff(String name, double micros) {

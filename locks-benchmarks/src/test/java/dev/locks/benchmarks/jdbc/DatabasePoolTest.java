@@ -17,28 +17,38 @@ import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 
 /**
  * The benchmark's PostgreSQL (a real server of its own): every implementation's tables are there, and each
- * implementation's two nodes exclude each other on them, as the lock cycle and the hand-off assume.
+ * implementation's two nodes exclude each other on them, as the lock cycle and the hand-off assume. {@link
+ * MariaDbPoolTest} asks the same of the benchmark's MariaDB.
  */
-class PostgresPoolTest {
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DatabasePoolTest {
 
-    private static PostgresPool postgres;
+    private DatabasePool postgres;
+
+    /** The database of the class's server. */
+    String db() {
+        return DatabasePool.POSTGRESQL;
+    }
 
     @BeforeAll
-    static void start() {
-        postgres = PostgresPool.start();
+    void start() {
+        postgres = DatabasePool.start(db());
     }
 
     @AfterAll
-    static void stop() {
+    void stop() {
         postgres.close();
     }
 
     @Test
     void startShouldCreateTheRivalsTablesFromWhatTheyShip() throws SQLException {
-        assertThat(PostgresTables.springIntegrationScript()).contains("CREATE TABLE INT_LOCK");
+        assertThat(RivalTables.springIntegrationScript()).contains("CREATE TABLE INT_LOCK");
+        assertThat(postgres.dataSource().getConnection().getMetaData().getDatabaseProductName())
+                .containsIgnoringCase(db());
 
         assertThat(tables()).contains("int_lock", "shedlock");
     }
@@ -81,13 +91,14 @@ class PostgresPoolTest {
     }
 
     private static LockConfiguration config() {
-        return new LockConfiguration(Instant.now(), "pool-test:shedlock", PostgresPool.LEASE, Duration.ZERO);
+        return new LockConfiguration(Instant.now(), "pool-test:shedlock", DatabasePool.LEASE, Duration.ZERO);
     }
 
-    private static List<String> tables() throws SQLException {
+    private List<String> tables() throws SQLException {
+        String schema = DatabasePool.POSTGRESQL.equals(db()) ? "'public'" : "DATABASE()";
         try (Connection connection = postgres.dataSource().getConnection();
                 ResultSet result = connection.createStatement().executeQuery(
-                        "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")) {
+                        "SELECT table_name FROM information_schema.tables WHERE table_schema = " + schema)) {
             List<String> names = new java.util.ArrayList<>();
             while (result.next()) {
                 names.add(result.getString(1).toLowerCase(java.util.Locale.ROOT));

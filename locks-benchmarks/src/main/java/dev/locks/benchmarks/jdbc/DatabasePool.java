@@ -2,6 +2,7 @@ package dev.locks.benchmarks.jdbc;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import dev.locks.jdbc.test.MariaDbServer;
 import dev.locks.jdbc.test.PostgresServer;
 import java.time.Duration;
 import javax.sql.DataSource;
@@ -12,40 +13,72 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
- * A PostgreSQL server of the benchmark's own (locks-jdbc's test {@link PostgresServer}: {@code initdb} and
- * {@code pg_ctl} on a free loopback port in a temporary directory, as {@code postgres} when run as root; never
- * the machine's server) with a HikariCP pool on it, as a Spring Boot application would have it (Hikari's
+ * A database server of the benchmark's own, PostgreSQL or MariaDB ({@link #start(String)}), never the machine's
+ * server: locks-jdbc's test {@link PostgresServer} ({@code initdb} and {@code pg_ctl} on a free loopback port in a
+ * temporary directory, as {@code postgres} when run as root) or {@link MariaDbServer} ({@code mariadb-install-db}
+ * and {@code mariadbd} likewise, reached through MariaDB Connector/J), with a HikariCP pool on it, as a Spring Boot application would have it (Hikari's
  * defaults: at most 10 connections), and every implementation's tables. Each implementation is built on the
  * pool the way its users build it, the lock lease 30 seconds everywhere.
  */
-public final class PostgresPool implements AutoCloseable {
+public final class DatabasePool implements AutoCloseable {
 
     /** How long a lock lives in the database if its holder never releases it. */
     public static final Duration LEASE = Duration.ofSeconds(30);
 
-    private final PostgresServer server;
+    /** The databases {@link #start(String)} knows, as the benchmarks' {@code db} parameter names them. */
+    public static final String POSTGRESQL = "postgresql";
+    public static final String MARIADB = "mariadb";
+
+    private final AutoCloseable server;
     private final HikariDataSource pool;
 
-    private PostgresPool(PostgresServer server, HikariDataSource pool) {
+    private DatabasePool(AutoCloseable server, HikariDataSource pool) {
         this.server = server;
         this.pool = pool;
     }
 
-    /** Starts a server, opens the pool and creates every implementation's tables. */
-    public static PostgresPool start() {
-        PostgresServer server = PostgresServer.start();
-        try {
-            HikariConfig config = new HikariConfig();
-            config.setJdbcUrl(server.jdbcUrl());
+    /** {@link #start(String)} on PostgreSQL. */
+    public static DatabasePool start() {
+        return start(POSTGRESQL);
+    }
+
+    /**
+     * Starts a server of {@code db} ({@value #POSTGRESQL} or {@value #MARIADB}), opens the pool and creates every
+     * implementation's tables.
+     */
+    public static DatabasePool start(String db) {
+        HikariConfig config = new HikariConfig();
+        config.setPoolName("locks-bench");
+        AutoCloseable server;
+        if (POSTGRESQL.equals(db)) {
+            PostgresServer postgres = PostgresServer.start();
+            config.setJdbcUrl(postgres.jdbcUrl());
             config.setUsername("postgres");
-            config.setPoolName("locks-bench");
+            server = postgres;
+        } else if (MARIADB.equals(db)) {
+            MariaDbServer mariadb = MariaDbServer.start();
+            config.setJdbcUrl(mariadb.jdbcUrl(MariaDbServer.Driver.MARIADB));
+            config.setUsername("root");
+            server = mariadb;
+        } else {
+            throw new IllegalArgumentException("no such database: " + db + " (" + POSTGRESQL + " or " + MARIADB + ")");
+        }
+        try {
             HikariDataSource pool = new HikariDataSource(config);
-            PostgresTables.springIntegration(pool);
-            PostgresTables.shedLock(pool);
-            return new PostgresPool(server, pool);
+            RivalTables.springIntegration(pool, db);
+            RivalTables.shedLock(pool, db);
+            return new DatabasePool(server, pool);
         } catch (RuntimeException e) {
-            server.close();
+            closeQuietly(server);
             throw e;
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable server) {
+        try {
+            server.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot stop the database server", e);
         }
     }
 
@@ -53,7 +86,10 @@ public final class PostgresPool implements AutoCloseable {
         return pool;
     }
 
-    /** This project's registry, its own schema initialised, no periodic sweep; waiters woken by NOTIFY or not. */
+    /**
+     * This project's registry, its own schema initialised, no periodic sweep; waiters woken by NOTIFY or not
+     * (PostgreSQL; other databases have no notifications: other nodes' releases are polled, every 100 ms).
+     */
     public dev.locks.jdbc.JdbcLockRegistry thisProject(boolean notify) {
         return thisProject(notify, dev.locks.AcquireOptions.defaults());
     }
@@ -97,7 +133,7 @@ public final class PostgresPool implements AutoCloseable {
         try {
             pool.close();
         } finally {
-            server.close();
+            closeQuietly(server);
         }
     }
 }
