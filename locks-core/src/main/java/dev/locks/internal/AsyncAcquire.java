@@ -223,9 +223,6 @@ final class AsyncAcquire {
     }
 
     private void succeed(Lease lease) {
-        if (waiter != null) {
-            waiter.took = true;
-        }
         settle();
         engine.observe(context, AcquireResult.ACQUIRED, start);
         if (!future.complete(lease)) {

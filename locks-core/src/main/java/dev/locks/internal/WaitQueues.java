@@ -234,9 +234,8 @@ final class WaitQueues {
                 if (wasHead) {
                     after = queue.heads(null, STORE);
                 }
-                if (waiter.exclusive && !waiter.took) {
-                    // they may wait behind it (olderWriter); once it took its keys, its release wakes them
-                    after = queue.sharedBehind(waiter, after);
+                if (waiter.exclusive) {
+                    after = queue.sharedBehind(waiter, after); // they may wait behind it (olderWriter)
                 }
             }
         }
@@ -300,8 +299,8 @@ final class WaitQueues {
                 return List.of(head);
             }
             List<Waiter> readers = new ArrayList<>();
-            for (Waiter waiter : threads(except, whose)) {
-                if (!waiter.exclusive) {
+            for (Waiter waiter : waiters) {
+                if (!waiter.isAsync() && waiter != except && wakes(waiter, whose) && !waiter.exclusive) {
                     readers.add(waiter);
                 }
             }
