@@ -212,11 +212,7 @@ public final class LockEngine implements AutoCloseable {
 
     /** A waiter whose wait ends when {@code options}' wait time from {@code start} does, if it has one. */
     private Waiter newWaiter(String[] keys, AcquireOptions options, long start) {
-        return shaped(queues.newWaiter(keys), options, start);
-    }
-
-    /** {@code waiter}, told whether it wants its keys exclusive and how long its wait time lets it wait from start. */
-    private Waiter shaped(Waiter waiter, AcquireOptions options, long start) {
+        Waiter waiter = queues.newWaiter(keys);
         waiter.exclusive = shapeOf(options) == EXCLUSIVE;
         options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
         return waiter;
@@ -380,7 +376,10 @@ public final class LockEngine implements AutoCloseable {
      * it knows whether it wants its keys exclusive.
      */
     Waiter newAsyncWaiter(String[] keys, Thread requester, AsyncAcquire acquire, AcquireOptions options, long start) {
-        return shaped(queues.newAsyncWaiter(keys, requester, acquire), options, start);
+        Waiter waiter = queues.newAsyncWaiter(keys, requester, acquire);
+        options.waitTime().ifPresent(waitTime -> waiter.waits(start, Nanos.of(waitTime)));
+        waiter.exclusive = shapeOf(options) == EXCLUSIVE;
+        return waiter;
     }
 
     boolean queuesFirstAttempt(AcquireOptions options) {
