@@ -100,7 +100,8 @@ class JdbcLockOutageTest {
         first.close(); // logged, and retried in the background
         postgres.server().restart();
 
-        Lease freed = await().atMost(BOUND).ignoreExceptionsInstanceOf(LockUnavailableException.class)
+        Lease freed = await().pollInSameThread().atMost(BOUND)
+                .ignoreExceptionsInstanceOf(LockUnavailableException.class)
                 .until(() -> other.tryAcquire(List.of("tenant:5"), two), Optional::isPresent).orElseThrow();
         assertThat(other.tryAcquire(List.of("tenant:5"), two)).as("the other permit still held").isEmpty();
         freed.close();

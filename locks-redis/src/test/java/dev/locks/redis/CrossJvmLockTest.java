@@ -172,7 +172,7 @@ class CrossJvmLockTest {
     /** As {@link #freedAfter(RedisLockRegistry, String, long)}, taking the key under {@code options}. */
     private static Duration freedAfter(RedisLockRegistry registry, String key, AcquireOptions options,
             long sinceNanos) {
-        Lease lease = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        Lease lease = await().pollInSameThread().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
                 .until(() -> registry.tryAcquire(List.of(key), options), Optional::isPresent).get();
         Duration after = Duration.ofNanos(System.nanoTime() - sinceNanos);
         lease.close();
