@@ -75,12 +75,14 @@ class MariaDbOutageTest {
 
         mariadb.server().restart();
 
-        await().atMost(BOUND).ignoreExceptionsInstanceOf(LockUnavailableException.class)
+        await("the registry takes a key after the restart").atMost(BOUND)
+                .ignoreExceptionsInstanceOf(LockUnavailableException.class)
                 .until(() -> registry.tryAcquire(List.of("after")).map(lease -> {
                     lease.close();
                     return true;
                 }).orElse(false));
-        await().atMost(BOUND).until(() -> registry.store().listenerConfirmations() == 2); // polling again
+        await("the release poller answers again").atMost(BOUND)
+                .until(() -> registry.store().listenerConfirmations() == 2);
         registry.ping();
         try (Lease lease = registry.acquire(List.of("during", "outage"))) {
             assertThat(other.tryAcquire(List.of("outage"))).isEmpty();

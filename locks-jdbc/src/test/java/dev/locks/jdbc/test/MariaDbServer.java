@@ -26,8 +26,9 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
 /**
  * A MariaDB server of a test's own: {@code mariadb-install-db} into a temporary directory (once per JVM; each server
  * copies it), {@code mariadbd --no-defaults} on a free loopback port with a socket in that directory, user
- * {@code root} without a password, a database {@code locks}; durability off (tests only). Never the machine's
- * server. As root, it runs as root ({@code --user=root}). Stopped by its pid (killed: an outage), restarted on the
+ * {@code root} without a password, a database {@code locks}; the log written at each commit but flushed once a
+ * second (tests only: a killed server keeps what it committed, as PostgreSQL's does here; a machine crash would not).
+ * Never the machine's server. As root, it runs as root ({@code --user=root}). Stopped by its pid (killed: an outage), restarted on the
  * same port; servers still running when the JVM exits are killed by a shutdown hook.
  *
  * <p>The tests reach it through MariaDB Connector/J or, as they would reach MySQL 8, through MySQL Connector/J
@@ -102,7 +103,7 @@ public final class MariaDbServer implements AutoCloseable {
                 "--socket=" + dir.resolve("sock"), "--port=" + port, "--bind-address=127.0.0.1",
                 "--pid-file=" + dir.resolve("pid"), "--log-error=" + dir.resolve("error.log"), "--skip-log-bin",
                 "--skip-name-resolve", "--innodb-buffer-pool-size=32M", "--innodb-log-file-size=16M",
-                "--innodb-flush-log-at-trx-commit=0", "--max-connections=300"));
+                "--innodb-flush-log-at-trx-commit=2", "--max-connections=300"));
         if (ROOT) {
             command.add("--user=root");
         }
