@@ -4,6 +4,7 @@ import dev.locks.spi.RemoteLockStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
@@ -62,7 +63,10 @@ final class Waiter {
     /** Volatile: the queues read it to tell, among a key's asynchronous waiters, whom the store lets in first. */
     volatile long remoteOrder;
     final Set<String> remoteKeys = new LinkedHashSet<>();
-    long remotePlacedNanos;
+    /** Volatile: a refresh of all of a node's tickets ({@link RemoteLocks#refresh}) reads and moves it. */
+    volatile long remotePlacedNanos;
+    /** {@link #remoteKeys} as last placed, for the node's refresh of its tickets (another thread's). */
+    volatile List<String> queuedKeys = List.of();
     /**
      * Its acquire's wait time ({@link RemoteLockStore#UNBOUNDED_WAIT} without one) and when the acquire began (the
      * engine's clock): its calls to a store wait no longer than what is left of it.
