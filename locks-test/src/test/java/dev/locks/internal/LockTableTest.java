@@ -21,7 +21,8 @@ class LockTableTest {
     private final LockTable table = new LockTable((entry, reason, by) -> { }, queues, Long.MAX_VALUE, false);
 
     private LockEntry take(String key, long timeoutNanos) {
-        TableLease lease = new TableLease(engine, new String[] {key}, clock.nanoTime(), timeoutNanos, 0, null);
+        TableLease lease = new TableLease(engine.leaseHost, new String[] {key}, clock.nanoTime(), timeoutNanos, 0,
+                null);
         assertThat(table.take(key, Thread.currentThread(), true, lease, 0, clock.nanoTime(), timeoutNanos)).isNull();
         return lease.entries[0];
     }
