@@ -58,12 +58,6 @@ public final class LocalLockRegistry extends AbstractLockRegistry implements Non
         return Optional.ofNullable(attemptDetached(keys, options));
     }
 
-    /** Stops the periodic sweep and the watchdog; later acquires throw {@link IllegalStateException}. */
-    @Override
-    public void close() {
-        super.close();
-    }
-
     /** Builds a {@link LocalLockRegistry}; every setting has a default (see {@link AbstractLockRegistry.Builder}). */
     public static final class Builder extends AbstractLockRegistry.Builder<Builder> {
 
