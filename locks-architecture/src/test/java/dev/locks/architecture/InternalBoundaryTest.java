@@ -44,6 +44,12 @@ class InternalBoundaryTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.locks");
 
+    /**
+     * Public though no other package uses it: {@code RemoteComputeFlight} was being reworked with the compute
+     * cache when issue 26 narrowed this package, and is left to that work.
+     */
+    private static final Set<String> PUBLIC_FOR_NOW = Set.of("dev.locks.internal.RemoteComputeFlight");
+
     private static final DescribedPredicate<JavaClass> IN_LOCKS_CORE = DescribedPredicate.describe(
             "in locks-core", javaClass -> javaClass.getSource()
                     .map(source -> source.getUri().toString().matches(".*/locks-core(/target/classes/|-[^/]*\\.jar!/).*"))
@@ -80,6 +86,32 @@ class InternalBoundaryTest {
                     public void check(JavaClass javaClass, ConditionEvents events) {
                         for (String violation : internalTypesInSignature(javaClass)) {
                             events.add(SimpleConditionEvent.violated(javaClass, violation));
+                        }
+                    }
+                });
+        rule.check(MAIN_CLASSES);
+    }
+
+    /**
+     * A type of {@code dev.locks.internal} is public only if another package of {@code locks-core} uses it (Java
+     * has no visibility between package and public); every other one is package-private, so that what the
+     * package's public face shows is what the rest of the core builds on.
+     */
+    @Test
+    void anInternalTypeIsPublicOnlyForAnotherCorePackage() {
+        ArchRule rule = classes().that().resideInAPackage(INTERNAL).and().arePublic().and().areTopLevelClasses()
+                .and(DescribedPredicate.describe("not left to the compute cache's owners",
+                        javaClass -> !PUBLIC_FOR_NOW.contains(javaClass.getName())))
+                .should(new ArchCondition<>("be used by another package of locks-core") {
+                    @Override
+                    public void check(JavaClass javaClass, ConditionEvents events) {
+                        boolean used = javaClass.getDirectDependenciesToSelf().stream()
+                                .map(dependency -> dependency.getOriginClass())
+                                .anyMatch(origin -> IN_LOCKS_CORE.test(origin)
+                                        && !origin.getPackageName().equals("dev.locks.internal"));
+                        if (!used) {
+                            events.add(SimpleConditionEvent.violated(javaClass, javaClass.getName() + " is public but"
+                                    + " no other package of locks-core uses it: make it package-private"));
                         }
                     }
                 });

@@ -8,7 +8,7 @@ import java.util.concurrent.Executor;
  * Wraps an observer so that a callback that throws is logged and ignored: metrics never skip an unlock or
  * fail an acquire. Not an API.
  */
-public final class GuardedObserver implements LocksObserver {
+final class GuardedObserver implements LocksObserver {
 
     private static final System.Logger LOG = System.getLogger(GuardedObserver.class.getName());
 
@@ -19,7 +19,7 @@ public final class GuardedObserver implements LocksObserver {
     }
 
     /** {@code observer} guarded, or {@link LocksObserver#NONE} itself (callers test for it to skip timing). */
-    public static LocksObserver guard(LocksObserver observer) {
+    static LocksObserver guard(LocksObserver observer) {
         if (observer == null || observer == NONE) {
             return NONE;
         }

@@ -84,7 +84,7 @@ public final class LockEngine implements AutoCloseable {
     private final Settings settings;
     private final LocksClock clock;
     /** The lock timeout of {@link Settings#defaults()}, in nanoseconds ({@link Nanos#NEVER}: infinite). */
-    final long defaultTimeoutNanos;
+    private final long defaultTimeoutNanos;
     private final LocksObserver observer;
     private final boolean observing;
     private final WaitQueues queues;
@@ -97,6 +97,8 @@ public final class LockEngine implements AutoCloseable {
     private final Listing listing;
     private final Backing backing;
     private final Sweeper sweeper;
+    /** What this engine's leases may call on it: one for all of them, made with the engine. */
+    final LeaseHost leaseHost = new Host();
     /** Whether the shared leases of infinite lock timeout are kept in the store (once the first asks for it). */
     private final AtomicBoolean keepingShared = new AtomicBoolean();
     /** The threads of asynchronous acquires, from the first one on; {@code null} before. */
@@ -523,7 +525,7 @@ public final class LockEngine implements AutoCloseable {
         if (older != null) {
             return new Attempt.Blocked(older, 0);
         }
-        SoloLease mine = SoloLease.of(this, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos),
+        SoloLease mine = SoloLease.of(leaseHost, key, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos),
                 !reenter);
         LockEntry taken = table.takeSolo(mine, caller, reenter, nowNanos);
         if (taken == mine) {
@@ -555,7 +557,7 @@ public final class LockEngine implements AutoCloseable {
      */
     private Attempt attempt(String[] keys, long nowNanos, long timeoutNanos, long holdNanos, Waiter waiter,
             Thread caller, boolean reenter, long waitNanos) {
-        TableLease lease = new TableLease(this, keys, nowNanos, timeoutNanos, holdNanos, backing.newOwnerId());
+        TableLease lease = new TableLease(leaseHost, keys, nowNanos, timeoutNanos, holdNanos, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker = olderWaiter(keys[i], waiter, caller, reenter, nowNanos);
             if (blocker == null) {
@@ -608,8 +610,8 @@ public final class LockEngine implements AutoCloseable {
      */
     private Attempt attemptShared(String[] keys, long nowNanos, long timeoutNanos, long holdNanos, int shape,
             Waiter waiter, Thread caller, boolean reenter, long waitNanos) {
-        SharedLease lease = new SharedLease(this, keys, caller, nowNanos, timeoutNanos, table.leaseNanos(timeoutNanos),
-                holdNanos, shape, !reenter, backing.newOwnerId());
+        SharedLease lease = new SharedLease(leaseHost, keys, caller, nowNanos, timeoutNanos,
+                table.leaseNanos(timeoutNanos), holdNanos, shape, !reenter, backing.newOwnerId());
         for (int i = 0; i < keys.length; i++) {
             Blocker blocker;
             try {
@@ -710,7 +712,7 @@ public final class LockEngine implements AutoCloseable {
      * Releases a shared or counted lease (once), from any thread: closed before its hold-at-least time, its places
      * stay taken until then and free themselves on the maintenance thread.
      */
-    void release(SharedLease lease) {
+    private void release(SharedLease lease) {
         for (int i = 0; i < lease.keys.length; i++) {
             if (lease.isLost() && lease.groups[i] != null) {
                 observer.onLeaseLost(lease.keys[i]);
@@ -759,7 +761,7 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /** Releases what {@code lease} holds; called once per lease, from any thread. */
-    void release(TableLease lease) {
+    private void release(TableLease lease) {
         backing.release(lease);
     }
 
@@ -767,7 +769,7 @@ public final class LockEngine implements AutoCloseable {
      * Releases a one-key lease (once; later calls change nothing), from any thread. It takes no hold of its own,
      * but a lease of its thread may have re-entered it with one: then its last hold leaves it held over.
      */
-    void release(SoloLease lease) {
+    private void release(SoloLease lease) {
         long until = table.holdUntilNanos(lease);
         int left;
         if (until == 0) {
@@ -788,6 +790,40 @@ public final class LockEngine implements AutoCloseable {
         }
         if (left == 0) {
             table.removeReleased(lease);
+        }
+    }
+
+    /** The engine as its leases see it: its clock, its default lock timeout and their release. */
+    private final class Host implements LeaseHost {
+
+        @Override
+        public long nanoTime() {
+            return clock.nanoTime();
+        }
+
+        @Override
+        public Instant toInstant(long nanos) {
+            return listing.toInstant(nanos);
+        }
+
+        @Override
+        public long defaultTimeoutNanos() {
+            return defaultTimeoutNanos;
+        }
+
+        @Override
+        public void release(SoloLease lease) {
+            LockEngine.this.release(lease);
+        }
+
+        @Override
+        public void release(TableLease lease) {
+            LockEngine.this.release(lease);
+        }
+
+        @Override
+        public void release(SharedLease lease) {
+            LockEngine.this.release(lease);
         }
     }
 

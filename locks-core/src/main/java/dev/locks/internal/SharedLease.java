@@ -16,7 +16,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class SharedLease implements Lease, Attempt {
 
-    private final LockEngine engine;
+    private final LeaseHost host;
     final String[] keys;
     /** The group joined per key; {@code null} where the key was re-entered. */
     final SharedHolds.Group[] groups;
@@ -41,9 +41,9 @@ final class SharedLease implements Lease, Attempt {
     private volatile long expiresNanos;
     volatile long token;
 
-    SharedLease(LockEngine engine, String[] keys, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos,
+    SharedLease(LeaseHost host, String[] keys, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos,
             long holdNanos, int permits, boolean detached, String ownerId) {
-        this.engine = engine;
+        this.host = host;
         this.keys = keys;
         this.groups = new SharedHolds.Group[keys.length];
         this.reentered = new LockEntry[keys.length];
@@ -70,7 +70,7 @@ final class SharedLease implements Lease, Attempt {
 
     @Override
     public Instant acquiredAt() {
-        return engine.toInstant(acquiredNanos);
+        return host.toInstant(acquiredNanos);
     }
 
     @Override
@@ -81,7 +81,7 @@ final class SharedLease implements Lease, Attempt {
                 earliest = Math.min(earliest, entry.visibleExpiresNanos());
             }
         }
-        return earliest == Long.MAX_VALUE ? Instant.MAX : engine.toInstant(earliest);
+        return earliest == Long.MAX_VALUE ? Instant.MAX : host.toInstant(earliest);
     }
 
     @Override
@@ -89,7 +89,7 @@ final class SharedLease implements Lease, Attempt {
         if (closed.get() || lost) {
             return false;
         }
-        long now = engine.clock().nanoTime();
+        long now = host.nanoTime();
         if (isExpired(now)) {
             return false;
         }
@@ -104,7 +104,7 @@ final class SharedLease implements Lease, Attempt {
     @Override
     public void close() {
         if (closed.compareAndSet(false, true)) {
-            engine.release(this);
+            host.release(this);
         }
     }
 

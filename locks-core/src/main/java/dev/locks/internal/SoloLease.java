@@ -10,18 +10,18 @@ import java.util.List;
  * (its hold count carries the closed mark). The most common lock costs half the memory and a third less time.
  * A nested acquire of the same key by its thread re-enters it like any entry, through a {@link TableLease}.
  *
- * <p>A lease under the registry's default lock timeout reads it from the engine, 56 bytes; one under a
- * timeout of its own ({@link Timed}) keeps it, 64.
+ * <p>A lease under the registry's default lock timeout reads it from its engine's {@link LeaseHost}, 56 bytes; one
+ * under a timeout of its own ({@link Timed}) keeps it, 64.
  */
 sealed class SoloLease extends LockEntry implements Lease, Attempt permits SoloLease.Timed {
 
-    private final LockEngine engine;
+    private final LeaseHost host;
     private final long acquiredNanos;
 
     /** A one-key lease under the engine's default lock timeout. */
-    SoloLease(LockEngine engine, String key, Thread acquirer, long nowNanos, long leaseNanos, boolean detached) {
+    SoloLease(LeaseHost host, String key, Thread acquirer, long nowNanos, long leaseNanos, boolean detached) {
         super(key, acquirer, null, nowNanos, leaseNanos, detached);
-        this.engine = engine;
+        this.host = host;
         this.acquiredNanos = nowNanos;
     }
 
@@ -29,16 +29,16 @@ sealed class SoloLease extends LockEntry implements Lease, Attempt permits SoloL
      * A one-key lease of {@code timeoutNanos}: the default one's when it is, else its own; {@code detached} from
      * its creation (see {@link LockEntry#LockEntry(String, Thread, TableLease, long, long, boolean)}).
      */
-    static SoloLease of(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos,
+    static SoloLease of(LeaseHost host, String key, Thread acquirer, long nowNanos, long timeoutNanos,
             long leaseNanos, boolean detached) {
-        return timeoutNanos == engine.defaultTimeoutNanos
-                ? new SoloLease(engine, key, acquirer, nowNanos, leaseNanos, detached)
-                : new Timed(engine, key, acquirer, nowNanos, timeoutNanos, leaseNanos, detached);
+        return timeoutNanos == host.defaultTimeoutNanos()
+                ? new SoloLease(host, key, acquirer, nowNanos, leaseNanos, detached)
+                : new Timed(host, key, acquirer, nowNanos, timeoutNanos, leaseNanos, detached);
     }
 
     @Override
     long timeoutNanos() {
-        return engine.defaultTimeoutNanos;
+        return host.defaultTimeoutNanos();
     }
 
     /** A one-key lease under a lock timeout other than the default. */
@@ -46,9 +46,9 @@ sealed class SoloLease extends LockEntry implements Lease, Attempt permits SoloL
 
         private final long timeoutNanos;
 
-        Timed(LockEngine engine, String key, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos,
+        Timed(LeaseHost host, String key, Thread acquirer, long nowNanos, long timeoutNanos, long leaseNanos,
                 boolean detached) {
-            super(engine, key, acquirer, nowNanos, leaseNanos, detached);
+            super(host, key, acquirer, nowNanos, leaseNanos, detached);
             this.timeoutNanos = timeoutNanos;
         }
 
@@ -80,23 +80,23 @@ sealed class SoloLease extends LockEntry implements Lease, Attempt permits SoloL
 
     @Override
     public Instant acquiredAt() {
-        return engine.toInstant(acquiredNanos);
+        return host.toInstant(acquiredNanos);
     }
 
     @Override
     public Instant expiresAt() {
         long expires = visibleExpiresNanos();
-        return expires == Long.MAX_VALUE ? Instant.MAX : engine.toInstant(expires);
+        return expires == Long.MAX_VALUE ? Instant.MAX : host.toInstant(expires);
     }
 
     @Override
     public boolean isHeld() {
-        return !isSelfClosed() && !isLost() && !isExpired(engine.clock().nanoTime());
+        return !isSelfClosed() && !isLost() && !isExpired(host.nanoTime());
     }
 
     @Override
     public void close() {
-        engine.release(this);
+        host.release(this);
     }
 
     @Override

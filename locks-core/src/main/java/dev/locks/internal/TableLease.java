@@ -24,7 +24,7 @@ final class TableLease implements Lease, Attempt {
         }
     }
 
-    private final LockEngine engine;
+    private final LeaseHost host;
     final String[] keys;
     final LockEntry[] entries;
     final long acquiredNanos;
@@ -38,9 +38,9 @@ final class TableLease implements Lease, Attempt {
     final long holdUntilNanos;
     private boolean closed;
 
-    TableLease(LockEngine engine, String[] keys, long acquiredNanos, long timeoutNanos, long holdNanos,
+    TableLease(LeaseHost host, String[] keys, long acquiredNanos, long timeoutNanos, long holdNanos,
             String ownerId) {
-        this.engine = engine;
+        this.host = host;
         this.holdUntilNanos = holdNanos == 0 ? 0 : Nanos.after(acquiredNanos, holdNanos);
         this.keys = keys;
         this.entries = new LockEntry[keys.length];
@@ -61,7 +61,7 @@ final class TableLease implements Lease, Attempt {
 
     @Override
     public Instant acquiredAt() {
-        return engine.toInstant(acquiredNanos);
+        return host.toInstant(acquiredNanos);
     }
 
     @Override
@@ -70,7 +70,7 @@ final class TableLease implements Lease, Attempt {
         for (LockEntry entry : entries) {
             earliest = Math.min(earliest, entry.visibleExpiresNanos());
         }
-        return earliest == Long.MAX_VALUE ? Instant.MAX : engine.toInstant(earliest);
+        return earliest == Long.MAX_VALUE ? Instant.MAX : host.toInstant(earliest);
     }
 
     @Override
@@ -78,7 +78,7 @@ final class TableLease implements Lease, Attempt {
         if ((boolean) CLOSED.getVolatile(this)) {
             return false;
         }
-        long now = engine.clock().nanoTime();
+        long now = host.nanoTime();
         for (LockEntry entry : entries) {
             if (entry.isLost() || entry.isExpired(now)) {
                 return false;
@@ -90,7 +90,7 @@ final class TableLease implements Lease, Attempt {
     @Override
     public void close() {
         if (CLOSED.compareAndSet(this, false, true)) {
-            engine.release(this);
+            host.release(this);
         }
     }
 

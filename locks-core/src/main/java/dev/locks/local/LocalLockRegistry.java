@@ -3,6 +3,7 @@ package dev.locks.local;
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.support.AbstractLockRegistry;
+import dev.locks.support.NonBlockingRelease;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -25,7 +26,7 @@ import java.util.Optional;
  *
  * <p>Thread-safe. Build one per application and share it.
  */
-public final class LocalLockRegistry extends AbstractLockRegistry {
+public final class LocalLockRegistry extends AbstractLockRegistry implements NonBlockingRelease {
 
     private LocalLockRegistry(Builder builder) {
         super(builder, null);
@@ -55,12 +56,6 @@ public final class LocalLockRegistry extends AbstractLockRegistry {
      */
     public Optional<Lease> acquireDetachedIfFree(Collection<String> keys, AcquireOptions options) {
         return Optional.ofNullable(attemptDetached(keys, options));
-    }
-
-    /** Stops the periodic sweep and the watchdog; later acquires throw {@link IllegalStateException}. */
-    @Override
-    public void close() {
-        super.close();
     }
 
     /** Builds a {@link LocalLockRegistry}; every setting has a default (see {@link AbstractLockRegistry.Builder}). */

@@ -171,7 +171,10 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         return engine.backend();
     }
 
-    /** Stops the periodic sweep and the watchdog (and releases this node's locks in a remote store). */
+    /**
+     * Stops the periodic sweep and the watchdog (and releases this node's locks in a remote store); later acquires
+     * throw {@link IllegalStateException}.
+     */
     @Override
     public void close() {
         engine.close();

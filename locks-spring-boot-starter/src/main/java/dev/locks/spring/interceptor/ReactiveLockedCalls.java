@@ -4,8 +4,8 @@ import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
 import dev.locks.LockRegistry;
-import dev.locks.local.LocalLockRegistry;
 import dev.locks.spring.reactive.ReactiveLease;
+import dev.locks.support.NonBlockingRelease;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
@@ -32,7 +32,8 @@ import reactor.core.scheduler.Schedulers;
  * made on the subscriber's thread (a few map operations), so an uncontended subscription hands off to no thread;
  * otherwise the lease arrives on one of the registry's own threads, where the method's publisher is then subscribed
  * (never on a Redis or JDBC client's thread). The release goes to {@link Schedulers#boundedElastic()} on a remote
- * backend, where it is a round trip; in memory it runs where the publisher ends, since nothing of it blocks. Like
+ * backend, where it is a round trip; in memory, or on any registry that is a {@link NonBlockingRelease}, it runs
+ * where the publisher ends, since nothing of it blocks. Like
  * every class of the interceptors that names Reactor, loaded for Reactor return types only.
  *
  * <p>Kotlin needs nothing of its own here. Spring's AOP runs a {@code suspend} function as a {@code Mono} of its
@@ -51,8 +52,7 @@ final class ReactiveLockedCalls {
     static Object locked(MethodInvocation invocation, LockedOperation operation, LockRegistry locks, List<String> keys,
             AcquireOptions options, CallObservations observations) {
         MethodInvocation template = cloned(invocation);
-        // in memory the release is a few map operations: it runs where the publisher ends
-        Scheduler scheduler = (locks instanceof LocalLockRegistry) ? null : Schedulers.boundedElastic();
+        Scheduler scheduler = releaseScheduler(locks);
         Mono<Lease> acquire = Mono.defer(() -> acquire(operation, locks, keys, options, observations));
         if (operation.flow()) {
             ReactiveAdapter flows = ReactiveAdapterRegistry.getSharedInstance()
@@ -66,6 +66,14 @@ final class ReactiveLockedCalls {
                 .contextWrite(ReactiveLease.context(lease)), lease -> release(lease, scheduler),
                 (lease, error) -> release(lease, scheduler), lease -> release(lease, scheduler))
                 .doOnDiscard(Lease.class, Lease::close);
+    }
+
+    /**
+     * Where a lease of {@code locks} is released: where the publisher ends ({@code null}) when its release does not
+     * block, as in memory, else on the bounded-elastic scheduler, off a thread that must not block.
+     */
+    static Scheduler releaseScheduler(LockRegistry locks) {
+        return locks instanceof NonBlockingRelease ? null : Schedulers.boundedElastic();
     }
 
     private static Flux<Object> lockedFlux(Mono<Lease> acquire, MethodInvocation template,
