@@ -169,6 +169,7 @@ final class CoarseClock {
         int unused = 0;
         while (ticker == self) {
             LockSupport.parkNanos(this, TICK_NANOS);
+            Thread.interrupted(); // nobody's to interrupt: a set status would make every park return at once
             synchronized (this) {
                 if (ticker != self) {
                     return;
@@ -188,6 +189,7 @@ final class CoarseClock {
             }
             while (tick == IDLE && ticker == self) {
                 LockSupport.park(this); // until a stamp wakes it, or the last registry closes
+                Thread.interrupted();
             }
         }
     }
