@@ -60,6 +60,6 @@ final class Listing {
         long expires = entry.visibleExpiresNanos();
         return new HeldLock(entry.key(), entry.ownerDescription(), token, toInstant(entry.acquiredNanos()),
                 expires == Long.MAX_VALUE ? Instant.MAX : toInstant(expires),
-                entry.isLost() || entry.staleReason(nowNanos) != null);
+                entry.isLost() || table.staleReason(entry, nowNanos) != null);
     }
 }

@@ -49,9 +49,18 @@ public final class LockEngine implements AutoCloseable {
      * @param keyLimits how many keys an acquire takes at most, and how long each may be
      * @param application the application's name, which the owners of a distributed backend's locks name beside
      *        their host (SPEC section 10); {@code null} for none
+     * @param coarseClock whether an engine in memory on {@link LocksClock#system()} may stamp uncontended exclusive
+     *        acquires with the JVM's {@link CoarseClock} instead of reading the clock (ignored otherwise)
      */
     public record Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
-            boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits, String application) {
+            boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits, String application,
+            boolean coarseClock) {
+
+        /** Every acquire reading the clock. */
+        public Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
+                boolean watchdog, LocksClock clock, LocksObserver observer, Keys.Limits keyLimits, String application) {
+            this(backend, defaults, cleanupInterval, batchSize, watchdog, clock, observer, keyLimits, application, false);
+        }
 
         /** Without an application name. */
         public Settings(String backend, AcquireOptions defaults, Duration cleanupInterval, int batchSize,
@@ -104,6 +113,11 @@ public final class LockEngine implements AutoCloseable {
     /** The threads of asynchronous acquires, from the first one on; {@code null} before. */
     private AsyncWaits waits;
     private volatile boolean closed;
+    /**
+     * The JVM's coarse clock, when this engine stamps uncontended exclusive acquires with it ({@link #stampsCoarsely});
+     * {@code null} when every acquire reads {@link #clock}.
+     */
+    private final CoarseClock coarse;
 
     /** An engine whose table is the whole truth: the in-memory backend. */
     public LockEngine(Settings settings) {
@@ -118,8 +132,10 @@ public final class LockEngine implements AutoCloseable {
         this.observing = observer != LocksObserver.NONE;
         this.defaultTimeoutNanos = timeoutNanos(settings.defaults());
         this.queues = new WaitQueues(store == null);
+        this.coarse = store == null && settings.coarseClock() && clock == LocksClock.system() ? CoarseClock.SHARED
+                : null;
         this.table = new LockTable(this::staleRemoved, queues, store == null || store.infiniteLeaseMillis() <= 0
-                ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()), store != null);
+                ? Nanos.NEVER : Nanos.ofMillis(store.infiniteLeaseMillis()), store != null, coarse);
         this.holds = new SharedHolds(queues, this::staleRemoved);
         this.listing = new Listing(table, clock);
         this.maintenance = new Maintenance("locks-" + settings.backend() + "-maintenance");
@@ -136,6 +152,9 @@ public final class LockEngine implements AutoCloseable {
             watchdog.start();
         } else {
             watchdog = null;
+        }
+        if (coarse != null) {
+            coarse.use();
         }
     }
 
@@ -164,7 +183,8 @@ public final class LockEngine implements AutoCloseable {
         String solo = soloKey(keys, holdNanos, shape);
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         long timeoutNanos = opening(options, holdNanos);
-        long start = clock.nanoTime();
+        boolean stamped = stampsCoarsely(holdNanos, shape);
+        long start = stamped ? coarse.stamp() : clock.nanoTime();
         Waiter waiter = backing.queuesFirstAttempt(options) ? newWaiter(keysOf(solo, sorted), options, start) : null;
         try {
             refuseUpgrade(solo, sorted, shape, start);
@@ -179,6 +199,9 @@ public final class LockEngine implements AutoCloseable {
                     }
                     observe(AcquireResult.ACQUIRED, start);
                     return (Lease) outcome;
+                }
+                if (stamped && attempt == 0) {
+                    start = clock.nanoTime(); // the wait counts from a precise reading, so that it never ends early
                 }
                 long pause = Retries.pauseNanos(options, attempt, clock.nanoTime() - start);
                 if (pause < 0) {
@@ -444,7 +467,7 @@ public final class LockEngine implements AutoCloseable {
         String solo = soloKey(keys, holdNanos, shape);
         String[] sorted = solo == null ? Keys.normalize(keys, settings.keyLimits()) : null;
         long timeoutNanos = opening(options, holdNanos);
-        long start = clock.nanoTime();
+        long start = stampsCoarsely(holdNanos, shape) ? coarse.stamp() : clock.nanoTime();
         Attempt outcome;
         try {
             if (!detached) {
@@ -512,7 +535,7 @@ public final class LockEngine implements AutoCloseable {
             return null;
         }
         LockEntry held = table.get(key);
-        if (reenter && held != null && held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+        if (reenter && held != null && held.isOwnedBy(caller) && !table.isExpired(held, nowNanos)) {
             return null;
         }
         return queues.olderWaiter(key, waiter);
@@ -943,9 +966,14 @@ public final class LockEngine implements AutoCloseable {
     @Override
     public void close() {
         AsyncWaits pending;
+        boolean first;
         synchronized (this) {
+            first = !closed;
             closed = true;
             pending = waits;
+        }
+        if (first && coarse != null) {
+            coarse.release();
         }
         if (pending != null) {
             pending.close(); // pending asynchronous acquires fail, and leave their queues, first
@@ -962,6 +990,17 @@ public final class LockEngine implements AutoCloseable {
             }
         }
         backing.close();
+    }
+
+    /**
+     * Whether an acquire stamps its lease with the {@link CoarseClock} rather than a reading of the clock: in memory
+     * on the system clock, when exclusive, holding nothing at least some time, observed by no one (who would time
+     * it) and while no key was ever held shared or by permits (whose leases are judged at the acquire's time). The
+     * stamp is never before the true time, unless the ticker was late, which the table then allows for
+     * ({@link LockTable#judgedAt}).
+     */
+    private boolean stampsCoarsely(long holdNanos, int shape) {
+        return coarse != null && holdNanos == 0 && shape == EXCLUSIVE && !observing && !holds.inUse();
     }
 
     private void ensureOpen() {

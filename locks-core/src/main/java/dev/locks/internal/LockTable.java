@@ -43,6 +43,8 @@ final class LockTable {
 
     private final long infiniteLeaseNanos;
     private final boolean storeBacked;
+    /** The coarse clock that stamps some of this table's entries ({@link #judgedAt}); {@code null} for none. */
+    private final CoarseClock stamps;
 
     /**
      * @param infiniteLeaseNanos the lease under which a store holds an infinite lock timeout, so that the
@@ -50,10 +52,48 @@ final class LockTable {
      * @param storeBacked whether the leases are the store's (which ends them by its own clock), not this table's
      */
     LockTable(StaleRemovals staleRemovals, WaitQueues queues, long infiniteLeaseNanos, boolean storeBacked) {
+        this(staleRemovals, queues, infiniteLeaseNanos, storeBacked, null);
+    }
+
+    /** @param stamps the coarse clock that stamps some entries' acquire time; {@code null} when none does */
+    LockTable(StaleRemovals staleRemovals, WaitQueues queues, long infiniteLeaseNanos, boolean storeBacked,
+            CoarseClock stamps) {
         this.staleRemovals = staleRemovals;
         this.queues = queues;
         this.infiniteLeaseNanos = infiniteLeaseNanos;
         this.storeBacked = storeBacked;
+        this.stamps = stamps;
+    }
+
+    /**
+     * The time at which to judge whether {@code entry} expired, asked at {@code nowNanos}: that time itself, unless
+     * entries are stamped by a {@link CoarseClock}. Then {@code nowNanos}, which may be such a stamp (ahead of the
+     * precise time by up to its slack, or behind it when the ticker is late), gives way to a precise reading, and
+     * when {@code entry} looks expired at that, to the reading less how much later than its stamp the entry may have
+     * been taken (its own tick was late): so a lease is never judged expired before its lock timeout has passed since
+     * it was taken, nor later than a slack after that unless its tick was late. A judgment comes only with
+     * contention (a key found held), a sweep or a listing: the uncontended acquire never pays this reading.
+     */
+    long judgedAt(LockEntry entry, long nowNanos) {
+        if (stamps == null) {
+            return nowNanos;
+        }
+        long now = System.nanoTime();
+        if (!entry.isExpired(now)) {
+            return now;
+        }
+        long stamp = entry.acquiredNanos();
+        return now - (stamps.acquiredAtMost(stamp, now) - stamp);
+    }
+
+    /** Whether {@code entry} has expired, {@linkplain #judgedAt judged} at {@code nowNanos}. */
+    boolean isExpired(LockEntry entry, long nowNanos) {
+        return entry.isExpired(judgedAt(entry, nowNanos));
+    }
+
+    /** Why {@code entry} is stale, {@linkplain #judgedAt judged} at {@code nowNanos}; {@code null} when it is not. */
+    StaleReason staleReason(LockEntry entry, long nowNanos) {
+        return entry.staleReason(judgedAt(entry, nowNanos));
     }
 
     /**
@@ -131,14 +171,14 @@ final class LockTable {
      * released, or stale and now removed), so try again; or a live holder.
      */
     private Verdict judge(LockEntry held, Thread caller, boolean reenter, long nowNanos) {
-        if (reenter && held.isOwnedBy(caller) && !held.isExpired(nowNanos)) {
+        if (reenter && held.isOwnedBy(caller) && !isExpired(held, nowNanos)) {
             return Verdict.REENTER;
         }
         if (held.isReleasing()) {
             entries.remove(held.key(), held); // its last hold is on its way out: help, then try again
             return Verdict.RETRY;
         }
-        StaleReason reason = held.staleReason(nowNanos);
+        StaleReason reason = staleReason(held, nowNanos);
         if (reason == null) {
             return Verdict.BLOCKED;
         }
@@ -158,7 +198,7 @@ final class LockTable {
             }
             if (held.isReleasing()) {
                 entries.remove(key, held);
-            } else if (held.staleReason(nowNanos) == null) {
+            } else if (staleReason(held, nowNanos) == null) {
                 return held;
             } else {
                 removeIfStale(held, nowNanos, Remover.ACQUIRE);
@@ -226,7 +266,7 @@ final class LockTable {
         StaleReason reason;
         boolean heldOver;
         synchronized (entry) {
-            reason = entry.staleReason(nowNanos);
+            reason = staleReason(entry, nowNanos);
             if (reason == null || !entries.remove(entry.key(), entry)) {
                 return false;
             }
@@ -267,8 +307,9 @@ final class LockTable {
         if (entries.get(entry.key()) != entry) {
             return 0; // freed already (by an acquirer, a sweep or force)
         }
-        if (!entry.isExpired(nowNanos)) {
-            return Math.max(1, entry.expiresNanos() - nowNanos);
+        long judged = judgedAt(entry, nowNanos);
+        if (!entry.isExpired(judged)) {
+            return Math.max(1, entry.expiresNanos() - judged);
         }
         removeIfStale(entry, nowNanos, Remover.SWEEP);
         return 0;
@@ -284,7 +325,7 @@ final class LockTable {
      */
     boolean renew(LockEntry entry, long renewedNanos, long confirmedNanos) {
         synchronized (entry) {
-            if (entry.isLost() || entry.isReleasing() || entry.isHeldOver() || entry.isExpired(confirmedNanos)) {
+            if (entry.isLost() || entry.isReleasing() || entry.isHeldOver() || isExpired(entry, confirmedNanos)) {
                 return false;
             }
             entry.renew(renewedNanos, leaseNanos(entry.timeoutNanos()));

@@ -198,6 +198,7 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         private int maxKeys = Keys.Limits.DEFAULT.maxKeys();
         private int maxKeyLength = Keys.Limits.DEFAULT.maxKeyLength();
         private String applicationName;
+        private boolean coarseClock;
 
         /** A builder for the backend of short name {@code backend} ({@link LockRegistry#backend()}). */
         protected Builder(String backend) {
@@ -259,6 +260,15 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
             return self();
         }
 
+        /**
+         * Lets a registry whose table is the whole truth (no {@link RemoteLockStore}), on {@link LocksClock#system()},
+         * stamp an uncontended exclusive acquire with a shared coarse clock instead of reading the system clock:
+         * the lease's expiry is judged up to a tick (2 ms) late, never early. Off unless a backend turns it on.
+         */
+        protected final void coarseClock(boolean allowed) {
+            this.coarseClock = allowed;
+        }
+
         /** The batch size set by {@link #cleanupBatchSize(int)}, for a backend's own batched work. */
         protected final int batchSize() {
             return cleanupBatchSize;
@@ -277,7 +287,7 @@ public abstract class AbstractLockRegistry implements LockRegistry, AutoCloseabl
         /** The engine's settings; throws {@link IllegalArgumentException} naming the setting that is invalid. */
         final LockEngine.Settings settings() {
             return new LockEngine.Settings(backend, defaultOptions, cleanupInterval, cleanupBatchSize, watchdog,
-                    clock, observer, new Keys.Limits(maxKeys, maxKeyLength), applicationName);
+                    clock, observer, new Keys.Limits(maxKeys, maxKeyLength), applicationName, coarseClock);
         }
 
         @SuppressWarnings("unchecked")

@@ -19,7 +19,8 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Where the single-key cycle's time goes: today's engine (on the system clock and on the {@link CachedClock}
+ * Where the single-key cycle's time goes: today's engine (on the system clock, whose uncontended acquires stamp
+ * with the coarse clock of issue 24; with {@code preciseClock(true)}, as before it; and on the {@link CachedClock}
  * prototype), the {@link FusedLeaseTable} prototype with and without its clock read and its fencing token, and
  * the {@code ConcurrentHashMap} floor, in one run. Use
  * {@code -prof gc} for the bytes per cycle.
@@ -35,6 +36,7 @@ public class ProtoSingleKey {
     private static final String KEY = "account:1000";
 
     private LocalLockRegistry registry;
+    private LocalLockRegistry preciseRegistry;
     private CachedClock cachedClock;
     private LocalLockRegistry registryOnCachedClock;
     private FusedLeaseTable fused;
@@ -45,6 +47,7 @@ public class ProtoSingleKey {
     @Setup
     public void setUp() {
         registry = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).build();
+        preciseRegistry = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).preciseClock(true).build();
         cachedClock = new CachedClock();
         registryOnCachedClock = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).clock(cachedClock).build();
         fused = new FusedLeaseTable(Duration.ofSeconds(30).toNanos());
@@ -54,6 +57,7 @@ public class ProtoSingleKey {
     @TearDown
     public void tearDown() {
         registry.close();
+        preciseRegistry.close();
         registryOnCachedClock.close();
         cachedClock.close();
     }
@@ -61,6 +65,14 @@ public class ProtoSingleKey {
     @Benchmark
     public long engineToday() {
         try (Lease lease = registry.acquire(keys)) {
+            return lease.fencingToken();
+        }
+    }
+
+    /** Today's engine reading {@code System.nanoTime()} on every acquire: the engine before issue 24. */
+    @Benchmark
+    public long enginePreciseClock() {
+        try (Lease lease = preciseRegistry.acquire(keys)) {
             return lease.fencingToken();
         }
     }
