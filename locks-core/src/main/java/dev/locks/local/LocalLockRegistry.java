@@ -21,8 +21,10 @@ import java.util.Optional;
  *       in batches, without stopping acquirers.</li>
  *   <li>On the system clock an uncontended acquire stamps its lease with a time that one daemon thread per JVM
  *       refreshes every millisecond, rather than reading {@code System.nanoTime()}: a lock is never judged stale
- *       before its lock timeout, and at most a tick (2 ms) after it. {@link Builder#preciseClock(boolean)} reads
- *       the clock on every acquire instead; any other clock is always read.</li>
+ *       before its lock timeout, and at most a tick (2 ms) after it, unless that thread was held up (a busy
+ *       machine descheduled it) when the lease was stamped: then its timeout counts from when the thread ran
+ *       again. {@link Builder#preciseClock(boolean)} reads the clock on every acquire instead; any other clock is
+ *       always read.</li>
  *   <li>Unless {@link Builder#cleanupInterval(Duration)} is zero, the registry sweeps by itself every
  *       interval (default 5 minutes) on one daemon thread, stopped by {@link #close()}. The Spring Boot
  *       starter turns this off and schedules its own sweeper.</li>
