@@ -33,7 +33,8 @@ import java.util.function.Supplier;
  *       (every caller of the node gets it), or it computes, or another node's computer does and it waits;</li>
  *   <li>waiting, it is not timed here (that computer's compute lock expires in the store); it parks until the
  *       notice that ends the miss, or until the lock's expiry, when it claims again and so takes over the
- *       miss if nobody finished it (with the first computer's hint), or once a {@link #POLL} in case a
+ *       miss if nobody finished it (with the first computer's hint), or once a
+ *       {@linkplain ComputeEngine#POLL_INTERVAL poll interval} in case a
  *       notice was lost;</li>
  *   <li>computing, it is timed here with its compute timeout, like its compute lock in the store: when it
  *       stalls, the flight's oldest waiter takes its place on this node and claims in its turn;</li>
@@ -330,7 +331,7 @@ final class StoreComputeBacking implements ComputeBacking {
 
     /**
      * Parks until the miss ends (its outcome), or it is time to claim again ({@code null}: the compute lock
-     * expired, a poke, or a {@link #POLL} passed).
+     * expired, a poke, or a {@linkplain ComputeEngine#POLL_INTERVAL poll interval} passed).
      */
     private ComputeOutcome awaitRemote(String key, ComputeTicket local, RemoteComputeFlight flight, long pttlMillis,
             long since, ComputeOptions options) {
