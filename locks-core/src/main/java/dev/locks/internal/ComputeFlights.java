@@ -6,7 +6,6 @@ import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
-import dev.locks.spi.RemoteComputeStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,14 +16,16 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The single flight of fetch-or-compute in one JVM: which caller computes each miss, who waits for it, who
- * replaces a stalled computer, and which result counts. Values live in a {@link ValueStore}; this class
- * only decides. Not an API.
+ * replaces a stalled computer, and which result counts. It keeps no values: {@link ComputeEngine}'s backing looks
+ * the key up again when a caller starts a miss ({@link ComputeBacking#turn}), and a value is stored into a
+ * {@link ValueStore} under the flight's lock only when {@link #complete(ComputeTicket, Object, Duration, ValueStore)}
+ * is given one (in memory). This class only decides. Not an API.
  *
  * <p>Each key has at most one miss in flight, as one entry of a {@link ConcurrentHashMap}; its computer
  * computes outside any lock of the map. Per miss:
  * <ul>
- *   <li>the caller that starts it looks the key up in the store once more, and computes only if the value
- *       is still missing: at most one computer at a time per key;</li>
+ *   <li>the caller that starts it gets the first turn at once (its backing then looks the key up once more, and
+ *       it computes only if the value is still missing): at most one computer at a time per key;</li>
  *   <li>every later caller waits, and receives the miss's value or error (the same object);</li>
  *   <li>a computer not done within its compute timeout is replaced by the oldest waiter; with nobody
  *       waiting the miss is abandoned when it is next looked at (by a caller of the key or by
@@ -35,9 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       miss, while the old one still settles its own computers and waiters but stores nothing.</li>
  * </ul>
  *
- * <p>A distributed backend runs the flights of its node <em>without a store</em> ({@link #ComputeFlights(LocksClock)}):
- * the node's first caller of a key gets the turn at once and takes part in the protocol across nodes for all
- * the node's callers of that key, which wait here ({@link RemoteComputeNode}). It keeps its own state with the
+ * <p>In front of a remote store ({@link StoreComputeBacking}) the node's caller with the turn takes part in the
+ * protocol across nodes for all the node's callers of that key, which wait here. It keeps its own state with the
  * flight ({@link #attach}, a {@link RemoteComputeFlight}),
  * leaves its computer untimed while the computation runs on another node and times it from when it computes
  * here ({@link #retime}), passes the turn on when its caller stops waiting ({@link #handOver}), and settles the
@@ -49,21 +49,11 @@ public final class ComputeFlights {
     /** Flights whose key was invalidated while they ran, by miss id: still reachable by their tickets. */
     private final ConcurrentHashMap<String, Flight> invalidated = new ConcurrentHashMap<>();
     private final AtomicLong missIds = new AtomicLong(ThreadLocalRandom.current().nextLong());
-    private final ValueStore store;
     private final FlightClock clock;
 
-    public ComputeFlights(ValueStore store, LocksClock clock) {
-        this.store = store;
-        this.clock = new FlightClock(clock);
-    }
-
-    /**
-     * Flights without a store, for a backend that looks values up and stores them itself (atomically with
-     * deciding who computes): the first caller of a miss gets {@link ComputeOutcome.Compute} without a
-     * lookup, and {@link #complete} stores nothing.
-     */
+    /** Flights timed on {@code clock}: the first caller of a miss gets {@link ComputeOutcome.Compute} at once. */
     public ComputeFlights(LocksClock clock) {
-        this(null, clock);
+        this.clock = new FlightClock(clock);
     }
 
     /**
@@ -71,7 +61,6 @@ public final class ComputeFlights {
      *
      * @param hint what this caller passes on, should it start the miss and later be replaced
      * @return {@link ComputeOutcome.Compute} when the caller is to compute (first, or promoted);
-     *         {@link ComputeOutcome.Hit} when the caller started the miss but found the value stored after all;
      *         {@link ComputeOutcome.Value} or {@link ComputeOutcome.Failed} when it waited for another computer
      * @throws ComputeTimeoutException when the caller's own wait time ran out (the miss goes on)
      * @throws CancellationException when the caller was interrupted while waiting (the miss goes on)
@@ -83,7 +72,7 @@ public final class ComputeFlights {
                 Flight mine = new Flight(key, Long.toUnsignedString(missIds.incrementAndGet(), 36), hint, options, clock);
                 flight = flights.putIfAbsent(key, mine);
                 if (flight == null) {
-                    return lookAgain(key, mine);
+                    return mine.firstTurn();
                 }
             }
             ComputeOutcome outcome = flight.await(options);
@@ -96,13 +85,12 @@ public final class ComputeFlights {
 
     /**
      * Starts a background refresh of {@code key} as a miss of its own, unless a miss of the key is in flight here
-     * already (which makes the refresh needless): the refresh computes only if the stored value, looked up once
-     * more, is missing or was written at least {@code refreshAfter} ago.
+     * already (which makes the refresh needless).
      *
-     * @return {@link ComputeOutcome.Compute} when the refresh is to compute; {@link ComputeOutcome.Hit} when the
-     *         value is young after all; {@code null}, changing nothing, when a miss of the key is in flight
+     * @return {@link ComputeOutcome.Compute} when the refresh has the turn (its backing decides whether the value
+     *         is still young); {@code null}, changing nothing, when a miss of the key is in flight
      */
-    public ComputeOutcome joinRefresh(String key, ComputeOptions options, Duration refreshAfter) {
+    public ComputeOutcome joinRefresh(String key, ComputeOptions options) {
         if (flights.containsKey(key)) {
             return null;
         }
@@ -110,22 +98,7 @@ public final class ComputeFlights {
         if (flights.putIfAbsent(key, mine) != null) {
             return null;
         }
-        if (store == null) {
-            return mine.firstTurn();
-        }
-        Object young;
-        try {
-            RemoteComputeStore.Entry entry = store.entry(key);
-            young = entry == null || entry.stale() || entry.ageMillis() >= refreshAfter.toMillis() ? null : entry.value();
-        } catch (Throwable e) {
-            end(key, mine, new ComputeOutcome.Failed(e));
-            throw e;
-        }
-        if (young == null) {
-            return mine.firstTurn();
-        }
-        end(key, mine, new ComputeOutcome.Value(young));
-        return new ComputeOutcome.Hit(young);
+        return mine.firstTurn();
     }
 
     /**
@@ -156,14 +129,20 @@ public final class ComputeFlights {
         }
     }
 
+    /** As {@link #complete(ComputeTicket, Object, Duration, ValueStore)}, storing nothing. */
+    public FlightComputer complete(ComputeTicket ticket, Object value, Duration ttl) {
+        return complete(ticket, value, ttl, null);
+    }
+
     /**
-     * Settles the ticket's miss with {@code value} (stored unless {@code null}), if it is the first
-     * completion of that miss from any of its computers.
+     * Settles the ticket's miss with {@code value}, if it is the first completion of that miss from any of its
+     * computers; stores it first into {@code store} (unless it or {@code value} is {@code null}, or the key was
+     * invalidated meanwhile), under the flight's lock, so that a caller who comes after the flight finds it.
      *
      * @param ttl {@code null} for the TTL of the miss's first computer
      * @return the computer that completed, or {@code null}, changing nothing, if the miss is over or unknown
      */
-    public FlightComputer complete(ComputeTicket ticket, Object value, Duration ttl) {
+    public FlightComputer complete(ComputeTicket ticket, Object value, Duration ttl, ValueStore store) {
         Flight flight = flightOf(ticket);
         if (flight == null) {
             return null;
@@ -173,6 +152,21 @@ public final class ComputeFlights {
         } finally {
             removeIfOver(ticket.key(), flight);
         }
+    }
+
+    /**
+     * When the ticket's computer began its turn (on the flights' clock), if it is a computer of a miss in flight;
+     * else {@code orElse}.
+     */
+    public long computingSince(ComputeTicket ticket, long orElse) {
+        Flight flight = flightOf(ticket);
+        FlightComputer computer = flight == null ? null : flight.computerOf(ticket.id());
+        return computer == null ? orElse : computer.startedNanos();
+    }
+
+    /** Whether a miss of {@code key} is in flight here (over or not). No lock. */
+    public boolean inFlight(String key) {
+        return flights.containsKey(key);
     }
 
     /**
@@ -309,29 +303,6 @@ public final class ComputeFlights {
                 into.add(computation);
             }
         });
-    }
-
-    private ComputeOutcome lookAgain(String key, Flight mine) {
-        if (store == null) {
-            return mine.firstTurn(); // the backend looks again itself, as it takes the turn across nodes
-        }
-        Object stored;
-        try {
-            stored = store.get(key);
-        } catch (Throwable e) {
-            end(key, mine, new ComputeOutcome.Failed(e));
-            throw e;
-        }
-        if (stored == null) {
-            return mine.firstTurn();
-        }
-        end(key, mine, new ComputeOutcome.Value(stored));
-        return new ComputeOutcome.Hit(stored);
-    }
-
-    private void end(String key, Flight flight, ComputeOutcome outcome) {
-        flight.end(outcome);
-        flights.remove(key, flight);
     }
 
     private Flight flightOf(ComputeTicket ticket) {

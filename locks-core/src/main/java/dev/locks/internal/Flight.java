@@ -131,7 +131,7 @@ final class Flight {
 
     /**
      * Settles this flight with the value of any of its computers (the first to call wins), storing it first
-     * unless it is {@code null} (or there is no store: the backend stores), so that a caller who comes after
+     * unless it is {@code null} (or there is no store: a remote store took it already), so that a caller who comes after
      * the flight finds the value.
      *
      * @param ttl {@code null} for the TTL of the first computer
@@ -166,18 +166,6 @@ final class Flight {
             }
             settle(new ComputeOutcome.Failed(error));
             return current;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** Settles this flight with {@code outcome} (found by its first computer, not computed), unless it is over. */
-    void end(ComputeOutcome outcome) {
-        lock.lock();
-        try {
-            if (!over) {
-                settle(outcome);
-            }
         } finally {
             lock.unlock();
         }
@@ -256,9 +244,14 @@ final class Flight {
 
     /** Whether the ticket is one of this flight's computers'. */
     boolean hasComputer(String ticketId) {
+        return computerOf(ticketId) != null;
+    }
+
+    /** The ticket's computer among this flight's, or {@code null}. */
+    FlightComputer computerOf(String ticketId) {
         lock.lock();
         try {
-            return computer(ticketId) != null;
+            return computer(ticketId);
         } finally {
             lock.unlock();
         }

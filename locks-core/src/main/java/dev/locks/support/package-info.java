@@ -2,8 +2,9 @@
  * What a backend author builds a lock registry and a compute cache from: the base class of every registry in
  * this project ({@link dev.locks.support.AbstractLockRegistry}, in memory or in front of a
  * {@link dev.locks.spi.RemoteLockStore}) and its builder, the key checks a store shares with the registry
- * ({@link dev.locks.support.StoreKeys}), and the base of a compute cache across nodes
- * ({@link dev.locks.support.RemoteComputeCache}, in front of a {@link dev.locks.spi.RemoteComputeStore}).
+ * ({@link dev.locks.support.StoreKeys}), and the base of every compute cache
+ * ({@link dev.locks.support.AbstractComputeCache}, in memory or in front of a {@link dev.locks.spi.RemoteComputeStore},
+ * whose caches across nodes extend {@link dev.locks.support.RemoteComputeCache}) and its builder.
  *
  * <p>A backend chooses its store and its own settings; the lock algorithm (all-or-nothing attempts, re-entry,
  * fencing tokens, waiting, retries, stale cleanup, the watchdog; who computes a miss, who waits, who takes over a

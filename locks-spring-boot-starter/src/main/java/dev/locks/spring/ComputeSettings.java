@@ -2,12 +2,12 @@ package dev.locks.spring;
 
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
-import dev.locks.support.RemoteComputeCache;
+import dev.locks.support.AbstractComputeCache;
 import org.springframework.beans.factory.ObjectProvider;
 
 /**
- * What every distributed backend's compute cache bean takes from the application, the same for each: the default
- * options of {@code locks.compute.*} (with refresh-ahead's and stale-if-error's settings), a {@link LocksClock} bean if any, and every {@link LocksObserver} bean
+ * What every backend's compute cache bean (the in-memory one included) takes from the application, the same for
+ * each: the default options of {@code locks.compute.*} (with refresh-ahead's and stale-if-error's settings), a {@link LocksClock} bean if any, and every {@link LocksObserver} bean
  * composed in order.
  */
 final class ComputeSettings {
@@ -15,7 +15,7 @@ final class ComputeSettings {
     private ComputeSettings() {
     }
 
-    static <B extends RemoteComputeCache.Builder<B>> B apply(B builder, LocksProperties properties,
+    static <B extends AbstractComputeCache.Builder<B>> B apply(B builder, LocksProperties properties,
             ObjectProvider<LocksObserver> observers, ObjectProvider<LocksClock> clock) {
         return builder.defaultOptions(properties.toComputeOptions())
                 .errorBackoff(properties.getCompute().getErrorBackoff())

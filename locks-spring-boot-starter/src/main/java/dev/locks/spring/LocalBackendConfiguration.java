@@ -41,13 +41,8 @@ class LocalBackendConfiguration {
     /** The local compute cache from {@code locks.compute.*}: this backend's, and the JDBC backend's for now. */
     static LocalComputeCache localComputeCache(LocksProperties properties, ObjectProvider<LocksObserver> observers,
             ObjectProvider<LocksClock> clock, ObjectProvider<ComputeCacheBuilderCustomizer<?>> customizers) {
-        LocalComputeCache.Builder builder = LocalComputeCache.builder()
-                .defaultOptions(properties.toComputeOptions())
-                .maxEntries(properties.getCompute().getMaxEntries())
-                .errorBackoff(properties.getCompute().getErrorBackoff())
-                .refreshMaxConcurrent(properties.getCompute().getRefresh().getMaxConcurrent())
-                .clock(clock.getIfAvailable(LocksClock::system))
-                .observer(CompositeLocksObserver.of(observers.orderedStream().toList()));
+        LocalComputeCache.Builder builder = ComputeSettings.apply(LocalComputeCache.builder(), properties, observers,
+                clock).maxEntries(properties.getCompute().getMaxEntries());
         DataSize maxBytes = properties.getCompute().getMaxBytes();
         if (maxBytes != null) {
             builder.maxWeight(maxBytes.toBytes(), SerializedSize::of);

@@ -54,6 +54,24 @@ class LocalComputeCacheTest {
         assertThat(cache.inFlightCount()).isZero();
     }
 
+    /**
+     * Issue 26: the in-memory cache shares the base of every compute cache (as {@code LocalLockRegistry} shares
+     * {@code AbstractLockRegistry}), and so closes as the others do: no more calls, no more background refreshes.
+     */
+    @Test
+    void closedCacheShouldRefuseCallsAsEveryComputeCacheDoes() {
+        LocalComputeCache cache = LocalComputeCache.builder().clock(clock).build();
+        assertThat(cache.fetchOrCompute("k", TTL, () -> "v")).isEqualTo("v");
+        assertThat(cache).isInstanceOf(dev.locks.support.AbstractComputeCache.class).isInstanceOf(AutoCloseable.class);
+
+        cache.close();
+
+        assertThatThrownBy(() -> cache.fetchOrCompute("k", TTL, () -> "w")).isInstanceOf(IllegalStateException.class)
+                .hasMessage("this LocalComputeCache is closed");
+        assertThatThrownBy(() -> cache.begin("k", TTL, null)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> cache.invalidate("k")).isInstanceOf(IllegalStateException.class);
+    }
+
     @Test
     void builderShouldRejectInvalidSettingsNamingThem() {
         LocalComputeCache.Builder builder = LocalComputeCache.builder();

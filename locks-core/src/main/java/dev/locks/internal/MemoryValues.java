@@ -1,15 +1,15 @@
-package dev.locks.local;
+package dev.locks.internal;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.locks.LocksClock;
-import dev.locks.internal.ValueStore;
 import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 import java.util.function.ToLongFunction;
 
 /**
- * The values of a {@link LocalComputeCache}: a Caffeine cache bounded to a number of entries (or to a total weight
+ * The values of a compute cache in memory ({@link MemoryComputeBacking}, under {@code LocalComputeCache}):
+ * a Caffeine cache bounded to a number of entries (or to a total weight
  * of its values), each value stored with its own deadline on the cache's clock.
  *
  * <p>Caffeine bounds only the size. Its per-entry (variable) expiry would do the TTLs too, but costs a read
@@ -18,7 +18,7 @@ import java.util.function.ToLongFunction;
  * the read that finds it removes it; one nobody reads again waits for the size bound to evict it, so the
  * store never holds more than {@code maxEntries} values either way.
  */
-final class LocalComputeCacheStore implements ValueStore {
+final class MemoryValues implements ValueStore {
 
     private static final long NEVER = Long.MAX_VALUE;
 
@@ -46,7 +46,7 @@ final class LocalComputeCacheStore implements ValueStore {
      * @param weigher {@code null} to bound the count to {@code maxEntries}; else the weight of a value, whose sum
      *        over the stored values is bounded to {@code maxWeight} instead
      */
-    LocalComputeCacheStore(long maxEntries, long maxWeight, ToLongFunction<Object> weigher, LocksClock clock) {
+    MemoryValues(long maxEntries, long maxWeight, ToLongFunction<Object> weigher, LocksClock clock) {
         this.cache = weigher == null ? Caffeine.newBuilder().maximumSize(maxEntries).build()
                 : Caffeine.newBuilder().maximumWeight(maxWeight)
                         .<String, Stored>weigher((key, stored) -> weight(weigher, key, stored.value())).build();

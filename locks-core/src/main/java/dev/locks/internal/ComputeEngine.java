@@ -2,136 +2,148 @@ package dev.locks.internal;
 
 import static dev.locks.internal.ComputeCalls.cast;
 import static dev.locks.internal.ComputeCalls.checkCall;
+import static dev.locks.internal.ComputeCalls.checkComplete;
+import static dev.locks.internal.ComputeCalls.checkFail;
 import static dev.locks.internal.ComputeCalls.requireTtl;
 import static dev.locks.internal.ComputeCalls.resultOf;
 import static dev.locks.internal.ComputeCalls.sneaky;
 import static dev.locks.internal.ComputeCalls.valueOf;
 
+import dev.locks.Computation;
 import dev.locks.ComputeCache;
 import dev.locks.ComputeOptions;
 import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
+import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.spi.RemoteComputeStore;
 import dev.locks.spi.RemoteComputeStore.Entry;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.ToLongFunction;
 
 /**
- * The call flow every {@link ComputeCache} backend shares, for the cache to delegate its
- * {@link ComputeCache#fetchOrCompute} and {@link ComputeCache#begin} to: look the key up, report a hit, or join the
- * miss and either compute (the caller's own supplier, whose result or exception the caller always gets back)
- * or receive what another computer produced; every call's outcome reported to the observer. A {@link Backend}
- * supplies where values live and how a miss is coordinated. Not an API.
+ * The fetch-or-compute algorithm, once for every {@link ComputeCache} backend: look the key up, report a hit, or
+ * join the node-local single flight of the miss ({@link ComputeFlights}) and either compute (the caller's own
+ * supplier, whose result or exception the caller always gets back) or receive what another computer produced;
+ * {@link ComputeCache#begin}, {@link ComputeCache#complete} and {@link ComputeCache#fail} for callers that compute
+ * themselves; stale values and background refreshes (section 11), the recursion check, and every call's outcome
+ * reported to the observer. Not an API: backends reach it through {@link dev.locks.support.AbstractComputeCache}.
+ *
+ * <p>What stands behind the flights is a {@link ComputeBacking}: values in this JVM ({@link MemoryComputeBacking}),
+ * or a {@link RemoteComputeStore} for a distributed backend ({@link StoreComputeBacking}, the protocol across nodes).
  */
-public final class ComputeCallFlow {
+public final class ComputeEngine implements AutoCloseable {
 
-    private static final System.Logger LOG = System.getLogger(ComputeCallFlow.class.getName());
+    private static final System.Logger LOG = System.getLogger(ComputeEngine.class.getName());
 
     /** The default of {@code locks.compute.error-backoff}. */
     public static final Duration ERROR_BACKOFF = Duration.ofSeconds(1);
     /** The default of {@code locks.compute.refresh.max-concurrent}. */
     public static final int REFRESH_MAX_CONCURRENT = 4;
-
-    private final ComputeOptions defaults;
-    /** Whether {@link #defaults} ask for refresh-ahead or stale-if-error, so that the TTL-only form goes fresh. */
-    private final boolean freshDefaults;
-    private final Duration errorBackoff;
-    private final Refreshes refreshes;
-    private final KeyWarnings warnings;
-    private final ComputeEvents events;
-    private final Backend backend;
-    /** {@link Backend#exactKeys()}, read once: a hit then checks the key only for {@code null}. */
-    private final boolean exactKeys;
-    /** The keys this thread computes, innermost first, for {@link #checkNotRecursive}. */
-    private final ThreadLocal<Computing> computing = new ThreadLocal<>();
-
-    public ComputeCallFlow(ComputeOptions defaults, ComputeEvents events, Backend backend) {
-        this(defaults, events, backend, LocksClock.system(), ERROR_BACKOFF, REFRESH_MAX_CONCURRENT);
-    }
+    /** How often a node waiting for another looks at the store by itself, should a notice be lost. */
+    public static final Duration POLL_INTERVAL = Duration.ofSeconds(1);
+    /** The default bound of the value store in memory. */
+    public static final long MAX_ENTRIES = 10_000;
 
     /**
+     * How an engine is set up.
+     *
+     * @param backend the backend's short name ({@link ComputeCache#backend()})
+     * @param defaults the options of calls that give none
+     * @param clock the time of compute timeouts, wait times, the timestamps operations see and the observer's
+     *        durations (and, in memory, of TTLs)
+     * @param observer told how every call ended
      * @param errorBackoff while a stale value is served after a failure, or after a refresh failed, at most one new
      *        attempt per key per this ({@code locks.compute.error-backoff})
      * @param refreshMaxConcurrent background refreshes at once on this node
      *        ({@code locks.compute.refresh.max-concurrent})
+     * @param pollInterval in front of a store, how often a waiter looks at it by itself
+     * @param bounds in memory, the bound of the value store
      */
-    public ComputeCallFlow(ComputeOptions defaults, ComputeEvents events, Backend backend, LocksClock clock,
-            Duration errorBackoff, int refreshMaxConcurrent) {
-        this.errorBackoff = ComputeCalls.requireErrorBackoff(errorBackoff);
-        this.refreshes = new Refreshes(refreshMaxConcurrent);
+    public record Settings(String backend, ComputeOptions defaults, LocksClock clock, LocksObserver observer,
+            Duration errorBackoff, int refreshMaxConcurrent, Duration pollInterval, Bounds bounds) {
+
+        public Settings {
+            ComputeCalls.requireSetting(backend, "backend");
+            ComputeCalls.requireSetting(defaults, "defaultOptions");
+            ComputeCalls.requireSetting(clock, "clock");
+            ComputeCalls.requireSetting(observer, "observer");
+            ComputeCalls.requireErrorBackoff(errorBackoff);
+            ComputeCalls.requireRefreshMaxConcurrent(refreshMaxConcurrent);
+            ComputeCalls.requireSetting(pollInterval, "pollInterval");
+            ComputeCalls.requireSetting(bounds, "bounds");
+        }
+    }
+
+    /**
+     * The bound of the value store in memory: {@code maxEntries} values, or, with a {@code weigher}, a total weight
+     * of {@code maxWeight}.
+     */
+    public record Bounds(long maxEntries, long maxWeight, ToLongFunction<Object> weigher) {
+
+        /** {@link #MAX_ENTRIES} values. */
+        public static final Bounds DEFAULT = new Bounds(MAX_ENTRIES, 0, null);
+
+        public Bounds {
+            if (weigher == null && maxEntries <= 0) {
+                throw new IllegalArgumentException("maxEntries must be > 0, was " + maxEntries);
+            }
+            if (weigher != null && maxWeight <= 0) {
+                throw new IllegalArgumentException("maxWeight must be > 0, was " + maxWeight);
+            }
+        }
+    }
+
+    private final Settings settings;
+    private final ComputeOptions defaults;
+    /** Whether {@link #defaults} ask for refresh-ahead or stale-if-error, so that the TTL-only form goes fresh. */
+    private final boolean freshDefaults;
+    private final Duration errorBackoff;
+    private final LocksClock clock;
+    private final Refreshes refreshes;
+    private final KeyWarnings warnings;
+    private final ComputeEvents events;
+    private final ComputeFlights flights;
+    private final ComputeBacking backing;
+    /** {@link ComputeBacking#exactKeys()}, read once: a hit then checks the key only for {@code null}. */
+    private final boolean exactKeys;
+    /** The keys this thread computes, innermost first, for {@link #checkNotRecursive}. */
+    private final ThreadLocal<Computing> computing = new ThreadLocal<>();
+    /** The cache's name in the message of a call after {@link #close()}. */
+    private final String name;
+    private volatile boolean closed;
+
+    /**
+     * An engine in front of {@code store}, which it subscribes now (the store's server need not be up yet) and
+     * closes with {@link #close()}; {@code null} for values in this JVM (the in-memory backend).
+     *
+     * @param name the cache's name, for the message of a call after {@link #close()}
+     */
+    public ComputeEngine(Settings settings, RemoteComputeStore store, String name) {
+        this.settings = settings;
+        this.name = name;
+        this.clock = settings.clock();
+        this.errorBackoff = settings.errorBackoff();
+        this.refreshes = new Refreshes(settings.refreshMaxConcurrent());
         this.warnings = new KeyWarnings(clock);
+        this.defaults = settings.defaults();
         this.freshDefaults = fresh(defaults);
-        this.defaults = defaults;
-        this.events = events;
-        this.backend = backend;
-        this.exactKeys = backend.exactKeys();
-    }
-
-    /** Where a cache's values live and how its misses are coordinated. */
-    public interface Backend {
-
-        /** The stored value of {@code key}, or {@code null}. */
-        Object lookUp(String key);
-
-        /**
-         * Starts or joins the miss of {@code key}: {@link ComputeOutcome.Compute} when the caller is to compute,
-         * else what the miss came to ({@link ComputeOutcome.Hit} when the value turned up after all).
-         */
-        ComputeOutcome join(String key, String hint, ComputeOptions options);
-
-        /** Settles the miss with the caller's own result; may throw when the store fails. */
-        void completeOwn(ComputeTicket ticket, Object value, Duration ttl);
-
-        /** Hands the caller's own failure to the miss's waiters; never throws (the caller rethrows its own). */
-        void failOwn(ComputeTicket ticket, Throwable error);
-
-        /** Whether the ticket's computer was promoted from waiter. */
-        boolean promoted(ComputeTicket ticket);
-
-        /**
-         * The value with its age, or the stale value, and whether the key backs off
-         * ({@link dev.locks.spi.RemoteComputeStore#entry}); by default {@link #lookUp} as a value of age 0.
-         */
-        default Entry lookUpEntry(String key) {
-            Object value = lookUp(key);
-            return value == null ? null : new Entry(value, 0L, false, false);
-        }
-
-        /**
-         * Starts a background refresh of {@code key} as its own miss: {@link ComputeOutcome.Compute} when it is to
-         * compute, else what it found; {@code null} when there is nothing to do. By default nothing.
-         */
-        default ComputeOutcome joinRefresh(String key, ComputeOptions options, Duration refreshAfter) {
-            return null;
-        }
-
-        /** Starts the key's error back-off unless one runs; by default none is kept. */
-        default boolean backOff(String key, Duration backOff) {
-            return false;
-        }
-
-        /** Throws when the cache can take no calls (closed); by default it always can. */
-        default void checkOpen() {
-        }
-
-        /**
-         * Whether {@link #lookUp} can find a value only under the very key it was stored with, compared as a
-         * string, and only valid keys are ever stored (a map in this JVM): a key that is not valid can then
-         * never hit, and the call flow validates it only on a miss, before anything else happens to it. False
-         * by default: a store that maps keys onto something else (bytes, a prefix) must not see an invalid
-         * key at all.
-         */
-        default boolean exactKeys() {
-            return false;
-        }
-    }
-
-    public ComputeEvents events() {
-        return events;
+        this.events = new ComputeEvents(settings.observer(), clock);
+        this.flights = new ComputeFlights(clock);
+        Bounds bounds = settings.bounds();
+        this.backing = store == null
+                ? new MemoryComputeBacking(flights, new MemoryValues(bounds.maxEntries(), bounds.maxWeight(),
+                        bounds.weigher(), clock))
+                : new StoreComputeBacking(store, flights, clock, settings.pollInterval(),
+                        new UnreadableValues(events, clock));
+        this.exactKeys = backing.exactKeys();
     }
 
     /**
@@ -154,9 +166,87 @@ public final class ComputeCallFlow {
         return fresh(options) ? fetchFresh(key, options, compute) : fetch(key, options.ttl(), options, compute);
     }
 
-    /** Starts no more background refreshes. */
+    /** Starts no more background refreshes, and closes the backing (a store's subscription); later calls throw. */
+    @Override
     public void close() {
+        closed = true;
         refreshes.close();
+        backing.close();
+    }
+
+    /** See {@link ComputeCache#complete}. */
+    public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
+        checkComplete(ticket, ttl);
+        if (!backing.accepts(ticket)) {
+            return false;
+        }
+        checkOpen();
+        long started = backing.computingSince(ticket, events.start());
+        boolean completed = backing.complete(ticket, value, ttl);
+        if (completed) {
+            events.report(backing.promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED, started);
+        }
+        return completed;
+    }
+
+    /** See {@link ComputeCache#fail}. */
+    public boolean fail(ComputeTicket ticket, Throwable error) {
+        checkFail(ticket, error);
+        if (!backing.accepts(ticket)) {
+            return false;
+        }
+        checkOpen();
+        long started = backing.computingSince(ticket, events.start());
+        boolean failed = backing.fail(ticket, error);
+        if (failed) {
+            events.report(ComputeResult.FAILED, started);
+        }
+        return failed;
+    }
+
+    /** See {@link ComputeCache#computations()}: this node's, ending on the way those overdue with nobody waiting. */
+    public List<Computation> computations() {
+        List<Computation> local = flights.snapshot();
+        List<Computation> described = new ArrayList<>(local.size());
+        for (Computation computation : local) {
+            described.add(backing.describe(computation));
+        }
+        return described;
+    }
+
+    /**
+     * See {@link ComputeCache#invalidate}: this node's flight of the key out of the way first (later callers here
+     * start anew, and no completion of the old one stores anything), then the value.
+     */
+    public void invalidate(String key) {
+        Keys.requireValid(key, 0);
+        checkOpen();
+        flights.invalidate(key);
+        backing.invalidate(key);
+    }
+
+    /** See {@link ComputeCache#inFlightCount()}: this node's, counting abandoned misses not yet looked at. */
+    public int inFlightCount() {
+        return flights.size();
+    }
+
+    /** Whether a caller of {@code key} on this node would now join a computation in flight. */
+    public boolean joinsComputationOf(String key) {
+        return backing.joinsComputationOf(key);
+    }
+
+    public String backend() {
+        return settings.backend();
+    }
+
+    /** How many values are kept in this JVM, after pending evictions: in memory, the value store's; else 0. */
+    public long storedCount() {
+        return backing instanceof MemoryComputeBacking memory ? memory.size() : 0;
+    }
+
+    /** The weight of the values kept in this JVM ({@link Bounds#weigher()}), after pending evictions; else 0. */
+    public long storedWeight() {
+        return backing instanceof MemoryComputeBacking memory ? memory.weight() : 0;
     }
 
     /**
@@ -178,7 +268,7 @@ public final class ComputeCallFlow {
         if (options == null) {
             throw new IllegalArgumentException("options must not be null");
         }
-        backend.checkOpen();
+        checkOpen();
         long started = events.start();
         Object stored = read(key, started);
         if (stored != null) {
@@ -203,7 +293,7 @@ public final class ComputeCallFlow {
      */
     private <V> V fetch(String key, Duration ttl, ComputeOptions options, Supplier<V> compute) {
         checkCall(key, ttl, compute, !exactKeys);
-        backend.checkOpen();
+        checkOpen();
         long started = events.start();
         Object stored = read(key, started);
         if (stored != null) {
@@ -229,11 +319,11 @@ public final class ComputeCallFlow {
      */
     private <V> V fetchFresh(String key, ComputeOptions options, Supplier<V> compute) {
         checkCall(key, options.ttl(), compute, true);
-        backend.checkOpen();
+        checkOpen();
         long started = events.start();
         Entry entry;
         try {
-            entry = backend.lookUpEntry(key);
+            entry = backing.entry(key);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;
@@ -253,7 +343,7 @@ public final class ComputeCallFlow {
         checkNotRecursive(key, started);
         ComputeOutcome outcome;
         try {
-            outcome = backend.join(key, "", options);
+            outcome = join(key, "", options);
         } catch (ComputeTimeoutException e) {
             if (stale != null) {
                 return served(key, stale, started, e); // its own wait time ran out: the stale value rather than none
@@ -301,7 +391,7 @@ public final class ComputeCallFlow {
         long started = events.start();
         ComputeOutcome outcome;
         try {
-            outcome = backend.joinRefresh(key, options, refreshAfter);
+            outcome = joinRefresh(key, options, refreshAfter);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.REFRESH_FAILED, started);
             LOG.log(Level.DEBUG, () -> "could not start the refresh of '" + key + "'", e);
@@ -315,7 +405,7 @@ public final class ComputeCallFlow {
             value = computing(key, compute);
         } catch (Throwable e) {
             backOff(key);
-            backend.failOwn(turn.ticket(), e);
+            failOwn(turn.ticket(), e);
             events.report(ComputeResult.REFRESH_FAILED, started);
             if (warnings.shouldWarn(key)) {
                 LOG.log(Level.WARNING, "refreshing '" + key + "' failed; the old value stays until its TTL, and the"
@@ -324,7 +414,7 @@ public final class ComputeCallFlow {
             return;
         }
         try {
-            backend.completeOwn(turn.ticket(), value, options.ttl());
+            backing.complete(turn.ticket(), value, options.ttl());
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.REFRESH_FAILED, started);
             LOG.log(Level.WARNING, () -> "could not store the refreshed value of '" + key + "'", e);
@@ -335,7 +425,7 @@ public final class ComputeCallFlow {
 
     private void backOff(String key) {
         try {
-            backend.backOff(key, errorBackoff);
+            backing.backOff(key, errorBackoff);
         } catch (RuntimeException e) {
             LOG.log(Level.DEBUG, () -> "could not start the error back-off of '" + key + "'", e);
         }
@@ -369,22 +459,22 @@ public final class ComputeCallFlow {
      * {@code stale} (when not {@code null}) instead of the exception, the key backing off first.
      */
     private <V> V compute(ComputeTicket ticket, Duration ttl, Supplier<V> compute, long started, Object stale) {
-        ComputeResult computed = backend.promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
+        ComputeResult computed = backing.promoted(ticket) ? ComputeResult.PROMOTED : ComputeResult.COMPUTED;
         V value;
         try {
             value = computing(ticket.key(), compute);
         } catch (Throwable e) {
             if (stale != null) {
                 backOff(ticket.key()); // before the failure is known: callers that come later find it backing off
-                backend.failOwn(ticket, e);
+                failOwn(ticket, e);
                 return served(ticket.key(), stale, started, e);
             }
-            backend.failOwn(ticket, e);
+            failOwn(ticket, e);
             events.report(ComputeResult.FAILED, started);
             throw sneaky(e);
         }
         try {
-            backend.completeOwn(ticket, value, ttl);
+            backing.complete(ticket, value, ttl);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;
@@ -407,9 +497,46 @@ public final class ComputeCallFlow {
                 + "; a computation must not fetch its own key, directly or through other keys");
     }
 
+    /** Starts or joins the node-local flight of {@code key}; the caller with its turn then asks the backing. */
+    private ComputeOutcome join(String key, String hint, ComputeOptions options) {
+        long since = clock.nanoTime();
+        ComputeOutcome local = flights.join(key, hint, options);
+        return local instanceof ComputeOutcome.Compute turn ? backing.turn(key, turn, hint, options, since) : local;
+    }
+
+    /** A refresh's own flight of {@code key}; {@code null} when one is in flight or the engine is closed. */
+    private ComputeOutcome joinRefresh(String key, ComputeOptions options, Duration refreshAfter) {
+        if (closed) {
+            return null;
+        }
+        long since = clock.nanoTime();
+        ComputeOutcome local = flights.joinRefresh(key, options);
+        return local instanceof ComputeOutcome.Compute turn
+                ? backing.refreshTurn(key, turn, options, refreshAfter, since) : local;
+    }
+
+    /**
+     * Hands the caller's own failure to the miss's waiters; never throws (the caller rethrows its own), even when
+     * the store could not be told (this node's waiters get it all the same).
+     */
+    private void failOwn(ComputeTicket ticket, Throwable error) {
+        try {
+            backing.fail(ticket, error);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, () -> "could not tell the other nodes that computing '" + ticket.key()
+                    + "' failed; their waiters take over once its compute timeout ends", e);
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("this " + name + " is closed");
+        }
+    }
+
     private ComputeOutcome joinReporting(String key, String hint, ComputeOptions options, long started) {
         try {
-            return backend.join(key, hint, options);
+            return join(key, hint, options);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;
@@ -418,7 +545,7 @@ public final class ComputeCallFlow {
 
     private Object read(String key, long started) {
         try {
-            return backend.lookUp(key);
+            return backing.get(key);
         } catch (RuntimeException | Error e) {
             events.report(ComputeResult.FAILED, started);
             throw e;

@@ -25,15 +25,16 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 /**
- * One node's side of fetch-or-compute across nodes. Callers of a key on this node meet in the node-local
- * single flight ({@link ComputeFlights}, without a store); its computer is the node's one caller in the
- * protocol across nodes, for all the others, which wait in the flight:
+ * A remote store behind the flights, for a distributed backend: one node's side of fetch-or-compute across nodes.
+ * Callers of a key on this node meet in the engine's node-local single flight ({@link ComputeFlights}); the caller
+ * with its turn is the node's one caller in the protocol across nodes, for all the others, which wait in the flight:
  * <ol>
  *   <li>it claims the miss in the store ({@link RemoteComputeStore#claim}): the value may be there after all
  *       (every caller of the node gets it), or it computes, or another node's computer does and it waits;</li>
  *   <li>waiting, it is not timed here (that computer's compute lock expires in the store); it parks until the
  *       notice that ends the miss, or until the lock's expiry, when it claims again and so takes over the
- *       miss if nobody finished it (with the first computer's hint), or once a {@link #POLL} in case a
+ *       miss if nobody finished it (with the first computer's hint), or once a
+ *       {@linkplain ComputeEngine#POLL_INTERVAL poll interval} in case a
  *       notice was lost;</li>
  *   <li>computing, it is timed here with its compute timeout, like its compute lock in the store: when it
  *       stalls, the flight's oldest waiter takes its place on this node and claims in its turn;</li>
@@ -45,12 +46,9 @@ import java.util.function.Supplier;
  * {@link ComputeFailedException}. When the store cannot be reached, the caller in the protocol settles its flight
  * with the {@link LockUnavailableException}: nobody on the node is left waiting. Not an API.
  */
-public final class RemoteComputeNode implements AutoCloseable {
+final class StoreComputeBacking implements ComputeBacking {
 
-    private static final System.Logger LOG = System.getLogger(RemoteComputeNode.class.getName());
-
-    /** How often a waiting node looks at the store by itself, should a notice be lost (while re-subscribing). */
-    public static final Duration POLL = Duration.ofSeconds(1);
+    private static final System.Logger LOG = System.getLogger(StoreComputeBacking.class.getName());
 
     /** How long after a compute lock's expiry a waiter claims, so that the store sees it expired. */
     private static final long EXPIRY_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
@@ -68,21 +66,22 @@ public final class RemoteComputeNode implements AutoCloseable {
     /**
      * Subscribes the node to the store's notices.
      *
-     * @param poll how often a waiter looks at the store by itself ({@link #POLL})
+     * @param poll how often a waiter looks at the store by itself ({@link ComputeEngine#POLL_INTERVAL})
      * @param unreadable where the values the store could not read are reported
      */
-    public RemoteComputeNode(RemoteComputeStore store, LocksClock clock, Duration poll, UnreadableValues unreadable) {
+    StoreComputeBacking(RemoteComputeStore store, ComputeFlights flights, LocksClock clock, Duration poll,
+            UnreadableValues unreadable) {
         this.store = store;
         this.clock = clock;
         this.parking = new FlightClock(clock);
         this.unreadable = unreadable;
         this.pollNanos = FlightClock.nanos(poll);
-        this.flights = new ComputeFlights(clock);
+        this.flights = flights;
         store.subscribe(new Listener());
     }
 
     /**
-     * Starts or joins the miss of {@code key}, which the caller has just missed.
+     * The node's caller in the protocol claims the miss across nodes, and waits if another node computes it.
      *
      * @return {@link ComputeOutcome.Compute} when the caller computes (its ticket works on any node);
      *         {@link ComputeOutcome.Hit} when the value was stored after all; {@link ComputeOutcome.Value} or
@@ -91,39 +90,67 @@ public final class RemoteComputeNode implements AutoCloseable {
      * @throws CancellationException when the caller was interrupted while waiting (the miss goes on)
      * @throws LockUnavailableException when the store cannot be reached
      */
-    public ComputeOutcome take(String key, String hint, ComputeOptions options) {
-        long since = clock.nanoTime();
-        ComputeOutcome local = flights.join(key, hint, options);
-        if (local instanceof ComputeOutcome.Compute turn) {
-            return represent(key, turn.ticket(), hint, options, since, Duration.ZERO);
-        }
-        return local;
+    @Override
+    public ComputeOutcome turn(String key, ComputeOutcome.Compute turn, String hint, ComputeOptions options,
+            long since) {
+        return represent(key, turn.ticket(), hint, options, since, Duration.ZERO);
     }
 
     /**
-     * Starts a background refresh of {@code key} (section 11) unless this node has a miss of it in flight: claims it
-     * across nodes as a {@linkplain Claimant#refresh() refresh}, and waits if another node computes it.
-     *
-     * @return {@link ComputeOutcome.Compute} when the refresh computes; else what it found ({@code null}: nothing
-     *         to do)
+     * A background refresh (section 11) claims the key across nodes as a {@linkplain Claimant#refresh() refresh},
+     * and waits if another node computes it.
      */
-    public ComputeOutcome refresh(String key, ComputeOptions options, Duration refreshAfter) {
-        long since = clock.nanoTime();
-        ComputeOutcome local = flights.joinRefresh(key, options, refreshAfter);
-        if (local instanceof ComputeOutcome.Compute turn) {
-            return represent(key, turn.ticket(), "", options, since, refreshAfter);
-        }
-        return local;
+    @Override
+    public ComputeOutcome refreshTurn(String key, ComputeOutcome.Compute turn, ComputeOptions options,
+            Duration refreshAfter, long since) {
+        return represent(key, turn.ticket(), "", options, since, refreshAfter);
     }
 
-    /** {@link RemoteComputeStore#entry}. */
+    @Override
+    public Object get(String key) {
+        return store.get(key);
+    }
+
+    @Override
     public RemoteComputeStore.Entry entry(String key) {
         return store.entry(key);
     }
 
-    /** {@link RemoteComputeStore#backOff}. */
+    @Override
     public boolean backOff(String key, Duration backOff) {
         return store.backOff(key, backOff);
+    }
+
+    /** A store maps keys onto its own: an invalid key must not reach it. */
+    @Override
+    public boolean exactKeys() {
+        return false;
+    }
+
+    /** A ticket of this protocol, for a key that may be stored. */
+    @Override
+    public boolean accepts(ComputeTicket ticket) {
+        return RemoteTickets.of(ticket) != null && !ticket.key().isBlank();
+    }
+
+    @Override
+    public boolean promoted(ComputeTicket ticket) {
+        return RemoteTickets.of(ticket).promoted();
+    }
+
+    @Override
+    public long computingSince(ComputeTicket ticket, long orElse) {
+        return computingSince(ticket.key(), RemoteTickets.of(ticket), orElse);
+    }
+
+    @Override
+    public boolean complete(ComputeTicket ticket, Object value, Duration ttl) {
+        return complete(ticket.key(), RemoteTickets.of(ticket), value, ttl);
+    }
+
+    @Override
+    public boolean fail(ComputeTicket ticket, Throwable error) {
+        return fail(ticket.key(), RemoteTickets.of(ticket), error);
     }
 
     /**
@@ -133,7 +160,7 @@ public final class RemoteComputeNode implements AutoCloseable {
      * @throws LockUnavailableException when the store cannot be reached: this node's waiters get it too
      * @throws RuntimeException the store's, when {@code value} cannot be written: the miss fails with it
      */
-    public boolean complete(String key, Ticket ticket, Object value, Duration ttl) {
+    private boolean complete(String key, Ticket ticket, Object value, Duration ttl) {
         boolean accepted;
         try {
             Duration staleIfError = staleIfError(key, ticket);
@@ -162,7 +189,7 @@ public final class RemoteComputeNode implements AutoCloseable {
      * @throws LockUnavailableException when the store cannot be reached; this node's waiters get
      *         {@code error} all the same
      */
-    public boolean fail(String key, Ticket ticket, Throwable error) {
+    private boolean fail(String key, Ticket ticket, Throwable error) {
         boolean accepted;
         try {
             accepted = store.fail(id, key, ticket, error);
@@ -193,7 +220,7 @@ public final class RemoteComputeNode implements AutoCloseable {
     }
 
     /** When {@code ticket}'s turn began on this node (on the cache's clock), or {@code orElse}. */
-    public long computingSince(String key, Ticket ticket, long orElse) {
+    private long computingSince(String key, Ticket ticket, long orElse) {
         for (RemoteComputeFlight flight : flightsAbout(key, ticket.miss())) {
             if (flight.localComputerOf(ticket) != null) {
                 return flight.computingSince(ticket, orElse);
@@ -202,38 +229,27 @@ public final class RemoteComputeNode implements AutoCloseable {
         return orElse;
     }
 
-    /** This node's flights: the computer (with its node) and this node's waiters of each. */
-    public List<Computation> computations() {
-        List<Computation> local = flights.snapshot();
-        List<Computation> described = new ArrayList<>(local.size());
-        for (Computation computation : local) {
-            RemoteComputeFlight flight = flights.attachment(computation.key());
-            described.add(flight != null ? flight.describe(computation, node)
-                    : new Computation(computation.key(), computation.computer() + " @ " + node,
-                            computation.waiters(), computation.startedAt()));
-        }
-        return described;
+    /** The computer (with its node: another node's while this node waits for it) and this node's waiters. */
+    @Override
+    public Computation describe(Computation computation) {
+        RemoteComputeFlight flight = flights.attachment(computation.key());
+        return flight != null ? flight.describe(computation, node)
+                : new Computation(computation.key(), computation.computer() + " @ " + node, computation.waiters(),
+                        computation.startedAt());
     }
 
-    /** Whether a caller of {@code key} on this node would now join a computation in flight. */
+    /** Whether this node's caller in the protocol of {@code key} is in flight: a caller here would join it. */
+    @Override
     public boolean joinsComputationOf(String key) {
         return flights.attachment(key) != null;
     }
 
-    public int inFlightCount() {
-        return flights.size();
-    }
-
-    public Object get(String key) {
-        return store.get(key);
-    }
-
     /**
-     * Takes this node's flight of {@code key} out of the way first (later callers here start anew), then the
-     * value and the miss in flight in the store, telling the other nodes to do as this one did.
+     * The value and the miss in flight in the store (this node's flight is out of the way already: later callers
+     * here start anew), telling the other nodes to do as this one did.
      */
+    @Override
     public void invalidate(String key) {
-        flights.invalidate(key);
         store.invalidate(id, key);
     }
 
@@ -315,7 +331,7 @@ public final class RemoteComputeNode implements AutoCloseable {
 
     /**
      * Parks until the miss ends (its outcome), or it is time to claim again ({@code null}: the compute lock
-     * expired, a poke, or a {@link #POLL} passed).
+     * expired, a poke, or a {@linkplain ComputeEngine#POLL_INTERVAL poll interval} passed).
      */
     private ComputeOutcome awaitRemote(String key, ComputeTicket local, RemoteComputeFlight flight, long pttlMillis,
             long since, ComputeOptions options) {
@@ -449,7 +465,7 @@ public final class RemoteComputeNode implements AutoCloseable {
 
         @Override
         public void noticed(Notice notice) {
-            RemoteComputeNode.this.noticed(notice);
+            StoreComputeBacking.this.noticed(notice);
         }
 
         @Override
