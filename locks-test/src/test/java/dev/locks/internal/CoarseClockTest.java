@@ -35,7 +35,7 @@ class CoarseClockTest {
 
     /** Takes {@code key} in the test's table as of {@code stamp}, under {@code timeoutNanos}. */
     private LockEntry take(String key, long stamp, long timeoutNanos) {
-        TableLease lease = new TableLease(engine, new String[] {key}, stamp, timeoutNanos, 0, null);
+        TableLease lease = new TableLease(engine.leaseHost, new String[] {key}, stamp, timeoutNanos, 0, null);
         assertThat(table.take(key, Thread.currentThread(), true, lease, 0, stamp, timeoutNanos)).isNull();
         return lease.entries[0];
     }
