@@ -224,11 +224,12 @@ class JdbcLockNodesTest {
         JdbcLockRegistry b = node();
         Instant before = databaseNow();
 
-        Lease lease = a.acquire(List.of("timed"), AcquireOptions.defaults().withLockTimeout(Duration.ofMillis(300)));
+        // (2 s: long enough to be listed on a busy machine; a 300 ms lease expired before the listing at load 15)
+        Lease lease = a.acquire(List.of("timed"), AcquireOptions.defaults().withLockTimeout(Duration.ofSeconds(2)));
 
         HeldLock lock = b.heldLock("timed").orElseThrow();
         assertThat(lock.acquiredAt()).isBetween(before, databaseNow());
-        assertThat(Duration.between(lock.acquiredAt(), lock.expiresAt())).isEqualTo(Duration.ofMillis(300));
+        assertThat(Duration.between(lock.acquiredAt(), lock.expiresAt())).isEqualTo(Duration.ofSeconds(2));
         // a's clock never moves, so a never sees its lease run out; the database does, and b takes the key
         await().atMost(BOUND).until(() -> b.tryAcquire(List.of("timed")).map(taken -> {
             taken.close();
