@@ -44,12 +44,6 @@ class InternalBoundaryTest {
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .importPackages("dev.locks");
 
-    /**
-     * Public though no other package uses it: {@code RemoteComputeFlight} was being reworked with the compute
-     * cache when issue 26 narrowed this package, and is left to that work.
-     */
-    private static final Set<String> PUBLIC_FOR_NOW = Set.of("dev.locks.internal.RemoteComputeFlight");
-
     private static final DescribedPredicate<JavaClass> IN_LOCKS_CORE = DescribedPredicate.describe(
             "in locks-core", javaClass -> javaClass.getSource()
                     .map(source -> source.getUri().toString().matches(".*/locks-core(/target/classes/|-[^/]*\\.jar!/).*"))
@@ -100,8 +94,6 @@ class InternalBoundaryTest {
     @Test
     void anInternalTypeIsPublicOnlyForAnotherCorePackage() {
         ArchRule rule = classes().that().resideInAPackage(INTERNAL).and().arePublic().and().areTopLevelClasses()
-                .and(DescribedPredicate.describe("not left to the compute cache's owners",
-                        javaClass -> !PUBLIC_FOR_NOW.contains(javaClass.getName())))
                 .should(new ArchCondition<>("be used by another package of locks-core") {
                     @Override
                     public void check(JavaClass javaClass, ConditionEvents events) {

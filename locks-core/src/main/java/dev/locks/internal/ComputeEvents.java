@@ -9,7 +9,7 @@ import dev.locks.LocksObserver.ComputeResult;
  * {@link LocksObserver#NONE} it reads no clock and calls nothing. An observer that throws is logged and
  * ignored: it never changes what a caller receives. Not an API.
  */
-public final class ComputeEvents {
+final class ComputeEvents {
 
     private final LocksObserver observer;
     private final LocksClock clock;

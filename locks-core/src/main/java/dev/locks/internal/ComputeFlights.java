@@ -43,7 +43,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * here ({@link #retime}), passes the turn on when its caller stops waiting ({@link #handOver}), and settles the
  * flight with what the protocol decided ({@link #settle}). The hit path is the backend's own.
  */
-public final class ComputeFlights {
+final class ComputeFlights {
 
     private final ConcurrentHashMap<String, Flight> flights = new ConcurrentHashMap<>();
     /** Flights whose key was invalidated while they ran, by miss id: still reachable by their tickets. */

@@ -11,7 +11,7 @@ import dev.locks.ComputeTicket;
  * @param startedNanos when it became the computer, on the cache's clock
  * @param turn 0 for the original computer, then 1, 2, ... for each promotion
  */
-public record FlightComputer(String id, String name, long startedNanos, int turn) {
+record FlightComputer(String id, String name, long startedNanos, int turn) {
 
     private static final String SEPARATOR = "/";
 

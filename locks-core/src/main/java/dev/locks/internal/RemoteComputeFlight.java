@@ -14,7 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * lifetime is the flight's): which miss the node's one caller in the protocol computes or waits for, and
  * where that caller parks until a notice ends the miss or tells it to look at the store again. Not an API.
  */
-public final class RemoteComputeFlight {
+final class RemoteComputeFlight {
 
     private final ComputeTicket flight;
     private final ReentrantLock lock = new ReentrantLock();

@@ -7,7 +7,7 @@ import dev.locks.spi.RemoteComputeStore.Ticket;
  * The {@link ComputeTicket} of a cache across nodes names a miss and one of its computers ({@link Ticket}): its id
  * is {@code <miss>/<turn>/<computer>}, so that a ticket works on any node. Not an API.
  */
-public final class RemoteTickets {
+final class RemoteTickets {
 
     private static final char SEPARATOR = '/';
 

@@ -11,7 +11,7 @@ import java.lang.System.Logger.Level;
  * nor a message that might quote it. Remembers at most {@value #REMEMBERED} keys (then starts afresh). Not an
  * API.
  */
-public final class UnreadableValues {
+final class UnreadableValues {
 
     private static final System.Logger LOG = System.getLogger(UnreadableValues.class.getName());
     static final int REMEMBERED = KeyWarnings.REMEMBERED;

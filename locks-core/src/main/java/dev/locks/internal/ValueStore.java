@@ -11,7 +11,7 @@ import java.time.Duration;
  * <p>Implementations are thread-safe. {@link #get} is the hit path of every call: keep it as cheap as the
  * underlying store's own lookup.
  */
-public interface ValueStore {
+interface ValueStore {
 
     /** The stored, unexpired value of {@code key}, or {@code null}. */
     Object get(String key);
