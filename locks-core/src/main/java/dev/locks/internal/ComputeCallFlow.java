@@ -14,7 +14,7 @@ import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver.ComputeResult;
-import dev.locks.spi.RemoteComputeStore.Entry;
+import dev.locks.internal.ValueStore.Entry;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -6,7 +6,6 @@ import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
-import dev.locks.spi.RemoteComputeStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -115,7 +114,7 @@ public final class ComputeFlights {
         }
         Object young;
         try {
-            RemoteComputeStore.Entry entry = store.entry(key);
+            ValueStore.Entry entry = store.entry(key);
             young = entry == null || entry.stale() || entry.ageMillis() >= refreshAfter.toMillis() ? null : entry.value();
         } catch (Throwable e) {
             end(key, mine, new ComputeOutcome.Failed(e));

@@ -19,7 +19,7 @@ import dev.locks.internal.ComputeEvents;
 import dev.locks.internal.ComputeFlights;
 import dev.locks.internal.FlightComputer;
 import dev.locks.internal.Keys;
-import dev.locks.spi.RemoteComputeStore.Entry;
+import dev.locks.internal.ValueStore.Entry;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;

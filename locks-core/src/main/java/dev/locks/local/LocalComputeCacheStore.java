@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.locks.LocksClock;
 import dev.locks.internal.ValueStore;
-import dev.locks.spi.RemoteComputeStore.Entry;
+import dev.locks.internal.ValueStore.Entry;
 import java.time.Duration;
 import java.util.function.ToLongFunction;
 

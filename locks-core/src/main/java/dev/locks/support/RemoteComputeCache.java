@@ -18,11 +18,15 @@ import dev.locks.LocksObserver.ComputeResult;
 import dev.locks.internal.ComputeCallFlow;
 import dev.locks.internal.ComputeCalls;
 import dev.locks.internal.ComputeEvents;
+import dev.locks.internal.ComputeValues;
 import dev.locks.internal.Keys;
 import dev.locks.internal.RemoteComputeNode;
 import dev.locks.internal.RemoteTickets;
 import dev.locks.internal.UnreadableValues;
+import dev.locks.internal.ValueStore;
+import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.RemoteComputeStore;
+import dev.locks.spi.ValueSerializer;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.List;
@@ -75,12 +79,25 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
 
     /**
      * A cache on {@code builder}'s settings in front of {@code store}, which it subscribes now (the store's server
-     * need not be up yet) and closes with {@link #close()}.
+     * need not be up yet) and closes with {@link #close()}; values are written and read by JDK serialization of
+     * the JDK's value types ({@link JdkValueSerializer#withJdkTypes}).
      */
     protected RemoteComputeCache(Builder<?> builder, RemoteComputeStore store) {
+        this(builder, store, JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(),
+                List.of(), "the cache's serializer"));
+    }
+
+    /**
+     * A cache on {@code builder}'s settings in front of {@code store}, whose values it writes and reads with
+     * {@code serializer} (every node of the cache must use the same); it subscribes the store now (the store's
+     * server need not be up yet) and closes it with {@link #close()}. A value {@code serializer} cannot write fails
+     * its miss with the serializer's exception; one it cannot read is a miss.
+     */
+    protected RemoteComputeCache(Builder<?> builder, RemoteComputeStore store, ValueSerializer serializer) {
         this.backend = builder.backend;
         this.events = new ComputeEvents(builder.observer, builder.clock);
-        this.node = new RemoteComputeNode(requireSetting(store, "store"), builder.clock, builder.pollInterval,
+        this.node = new RemoteComputeNode(new ComputeValues(requireSetting(store, "store"),
+                requireSetting(serializer, "serializer")), builder.clock, builder.pollInterval,
                 new UnreadableValues(events, builder.clock));
         this.calls = new ComputeCallFlow(builder.defaultOptions, events, new Node(), builder.clock,
                 builder.errorBackoff, builder.refreshMaxConcurrent);
@@ -253,7 +270,7 @@ public abstract class RemoteComputeCache implements ComputeCache, AutoCloseable 
         }
 
         @Override
-        public RemoteComputeStore.Entry lookUpEntry(String key) {
+        public ValueStore.Entry lookUpEntry(String key) {
             return node.entry(key);
         }
 

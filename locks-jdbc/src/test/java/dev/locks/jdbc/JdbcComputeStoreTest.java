@@ -5,10 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
+import dev.locks.internal.ComputeValues;
+import dev.locks.internal.ComputeValues.Claim;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.RemoteComputeStore;
-import dev.locks.spi.RemoteComputeStore.Claim;
 import dev.locks.spi.RemoteComputeStore.Miss;
 import dev.locks.spi.RemoteComputeStore.Notice;
 import dev.locks.spi.RemoteComputeStore.Ticket;
@@ -32,7 +33,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The functions' decisions, one by one, and what they leave in the tables; the notices they send. */
+/**
+ * The functions' decisions, one by one (through the core's view of values), and what they leave in the tables; the
+ * notices they send.
+ */
 class JdbcComputeStoreTest {
 
     @RegisterExtension
@@ -45,15 +49,16 @@ class JdbcComputeStoreTest {
     private final List<Notice> notices = new CopyOnWriteArrayList<>();
     private final List<String> unreadable = new CopyOnWriteArrayList<>();
     private final AtomicInteger claims = new AtomicInteger();
-    private JdbcComputeStore store;
+    private JdbcComputeStore raw;
+    private ComputeValues store;
 
     @BeforeEach
     void newStore() throws SQLException {
         new Schema("locks_").initialize(postgres.dataSource());
         execute("TRUNCATE locks_value, locks_compute");
-        store = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "app:",
-                JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of()), 2, 5_000);
-        store.subscribe(new RemoteComputeStore.Listener() {
+        raw = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "app:", 2, 5_000);
+        store = values(raw);
+        store.subscribe(new ComputeValues.Listener() {
             @Override
             public void noticed(Notice notice) {
                 notices.add(notice);
@@ -64,7 +69,7 @@ class JdbcComputeStoreTest {
                 unreadable.add(key);
             }
         });
-        await().atMost(BOUND).until(() -> store.listenerConfirmations() == 1);
+        await().atMost(BOUND).until(() -> raw.listenerConfirmations() == 1);
     }
 
     @AfterEach
@@ -217,8 +222,8 @@ class JdbcComputeStoreTest {
 
     @Test
     void keysOfAnotherKeyPrefixShouldBeApartAndTheirNoticesIgnored() {
-        try (JdbcComputeStore other = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "other:",
-                JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of()), 1, 5_000)) {
+        try (ComputeValues other = values(new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "other:", 1,
+                5_000))) {
             Claim.Compute theirs = (Claim.Compute) other.claim("k", new RemoteComputeStore.Claimant("c", "d", TIMEOUT,
                     "their-miss", "", TTL), null);
             other.complete("node", "k", theirs.ticket(), "theirs", null);
@@ -236,8 +241,8 @@ class JdbcComputeStoreTest {
     void concurrentClaimsOfOneKeyShouldMakeExactlyOneComputer() throws Exception {
         int threads = 8;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
-        try (JdbcComputeStore wide = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "app:",
-                JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of()), threads, 5_000)) {
+        try (ComputeValues wide = values(new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "app:",
+                threads, 5_000))) {
             for (int round = 0; round < 20; round++) {
                 String key = "race-" + round;
                 CountDownLatch start = new CountDownLatch(1);
@@ -287,6 +292,11 @@ class JdbcComputeStoreTest {
             assertThat(message).startsWith(notice.message());
             assertThat(notice.message()).isNotEmpty();
         }));
+    }
+
+    /** The store as the core sees it: values through the default serializer. */
+    private ComputeValues values(JdbcComputeStore of) {
+        return new ComputeValues(of, JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of()));
     }
 
     private static void execute(String sql) throws SQLException {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locks.ComputeFailedException;
 import dev.locks.ComputeOutcome;
 import dev.locks.redis.test.RedisServerExtension;
-import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.internal.ComputeNoticeFrames;
+import dev.locks.internal.ComputeValues;
+import dev.locks.internal.ComputeValues.Claim;
 import dev.locks.spi.RemoteComputeStore.Claimant;
 import dev.locks.spi.RemoteComputeStore.Miss;
 import dev.locks.spi.RemoteComputeStore.Notice;
@@ -19,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.serializer.RedisSerializer;
 
-/** The scripts' decisions, one by one, and what they leave in Redis. */
+/** The scripts' decisions, one by one (through the core's view of values), and what they leave in Redis. */
 class RedisComputeStoreTest {
 
     @RegisterExtension
@@ -28,12 +30,13 @@ class RedisComputeStoreTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(30);
     private static final Duration TTL = Duration.ofMinutes(1);
 
-    private RedisComputeStore store;
+    private ComputeValues store;
     private int claims;
 
     @BeforeEach
     void newStore() {
-        store = new RedisComputeStore(redis.connectionFactory(), "locks:", RedisSerializer.java());
+        store = new ComputeValues(new RedisComputeStore(redis.connectionFactory(), "locks:"),
+                new RedisValueSerializer(RedisSerializer.java()));
     }
 
     private Claim claim(String key, String hint, Miss awaited) {
@@ -125,8 +128,9 @@ class RedisComputeStoreTest {
 
         ComputeFailedException failed = (ComputeFailedException) ((ComputeOutcome.Failed) done.outcome()).error();
         assertThat(failed.originalMessage()).isNull();
-        String published = RedisComputeNotices.encode(Notice.failed("n", "k", "m", new IllegalStateException()));
-        assertThat(RedisComputeNotices.decode(ReleaseMessage.decode(published.getBytes(StandardCharsets.UTF_8)).get(0)))
+        String published = ReleaseMessage.encode(ComputeNoticeFrames.frame(
+                Notice.failed("n", "k", "m", new IllegalStateException()), Integer.MAX_VALUE));
+        assertThat(ComputeNoticeFrames.parse(ReleaseMessage.decode(published.getBytes(StandardCharsets.UTF_8)).get(0)))
                 .isEqualTo(new Notice("n", "k", "m", Notice.Outcome.FAILED, "java.lang.IllegalStateException", null));
     }
 
