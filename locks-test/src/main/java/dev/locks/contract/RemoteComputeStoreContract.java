@@ -13,7 +13,6 @@ import dev.locks.spi.RemoteComputeStore.Notice;
 import dev.locks.spi.RemoteComputeStore.Ticket;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -179,8 +178,9 @@ public abstract class RemoteComputeStoreContract {
     void waiterShouldTakeOverTheMissOnceItsComputeLockExpiresWithTheFirstHintAndTtl() {
         String key = key("takeover");
         Claimant first = claimant("first hint", SHORT, TTL);
-        Claim.Compute stalled = (Claim.Compute) store().claim(key, first, null);
         RemoteComputeStore other = node();
+        other.get(key); // connected before the short lock starts
+        Claim.Compute stalled = (Claim.Compute) store().claim(key, first, null);
         Claimant waiter = claimant("own hint", TIMEOUT, Duration.ofMinutes(7));
         assertThat(other.claim(key, waiter, stalled.miss())).as("while its lock runs").isInstanceOf(Claim.Wait.class);
 
@@ -211,8 +211,9 @@ public abstract class RemoteComputeStoreContract {
     @Test
     void firstCompletionFromAnyComputerOfTheMissShouldWinAndOnlyTheCurrentComputerFail() {
         String key = key("first-wins");
-        Claim.Compute stalled = (Claim.Compute) store().claim(key, claimant("", SHORT, TTL), null);
         RemoteComputeStore other = node();
+        other.get(key);
+        Claim.Compute stalled = (Claim.Compute) store().claim(key, claimant("", SHORT, TTL), null);
         Claim.Compute taken = (Claim.Compute) await().atMost(BOUND).pollInterval(Duration.ofMillis(50))
                 .until(() -> other.claim(key, claimant("", TIMEOUT, TTL), stalled.miss()),
                         Claim.Compute.class::isInstance);
@@ -313,18 +314,16 @@ public abstract class RemoteComputeStoreContract {
     }
 
     @Test
-    void everyStepShouldPublishItsNoticeWholeToEveryNodeAndNoOtherNotice() {
+    void everyStepShouldPublishItsNoticeWholeToEveryNodeAndNoOtherNotice() throws InterruptedException {
         RemoteComputeStore listening = node();
         List<String> heard = new CopyOnWriteArrayList<>();
-        listening.subscribe(heard::add);
-        awaitSubscribed(listening, heard);
-        heard.clear();
         String key = key("notices");
+        listening.subscribe(heard::add);
+        awaitSubscribed(listening, heard, key);
         String odd = "2:n1" + "€é\u0000\u0001:" + "x".repeat(500);
 
         listening.invalidate(key, "idle"); // nothing computing: nothing published
         Claim.Compute first = compute(key);
-        awaitingNotice(listening, key);
         store().complete(key, first.ticket(), completion(null, TTL, odd, "unstored")); // a null result: no value
         Claim.Compute second = (Claim.Compute) store().claim(key, claimant("", TIMEOUT, TTL), null);
         store().invalidate(key, "invalidated");
@@ -334,21 +333,20 @@ public abstract class RemoteComputeStoreContract {
 
         await().atMost(BOUND).until(() -> heard.size() >= 4);
         assertThat(heard).containsExactly(odd, "invalidated", "unstored after all", "failed");
+        assertThat(listening.claim(key, claimant("", TIMEOUT, TTL), null)).isInstanceOf(Claim.Compute.class);
     }
 
     @Test
-    void noticeAsLongAsTheStoreAllowsShouldGoThroughWhole() {
+    void noticeAsLongAsTheStoreAllowsShouldGoThroughWhole() throws InterruptedException {
         RemoteComputeStore listening = node();
         List<String> heard = new CopyOnWriteArrayList<>();
-        listening.subscribe(heard::add);
-        awaitSubscribed(listening, heard);
-        heard.clear();
         String key = key("long-notice");
+        listening.subscribe(heard::add);
+        awaitSubscribed(listening, heard, key);
         assertThat(store().maxNoticeBytes()).isGreaterThan(1_000);
         String longest = "é".repeat((int) Math.min(50_000, store().maxNoticeBytes()) / 2 - 1);
 
         Claim.Compute turn = compute(key);
-        awaitingNotice(listening, key);
         store().fail(key, turn.ticket(), "E", null, longest);
 
         await().atMost(BOUND).until(() -> !heard.isEmpty());
@@ -356,7 +354,7 @@ public abstract class RemoteComputeStoreContract {
     }
 
     @Test
-    void entryShouldGiveTheValueWithItsAgeAndThenItsStaleCopyWithTheBackOff() throws InterruptedException {
+    void entryShouldGiveTheValueWithItsAgeAndThenItsStaleCopyWithTheBackOff() {
         String key = key("entry");
         Claim.Compute turn = compute(key);
         store().complete(key, turn.ticket(), new Completion(bytes("v"), SHORT, true, TTL, "n", "u"));
@@ -411,11 +409,13 @@ public abstract class RemoteComputeStoreContract {
     @Test
     void claimOfAnInterruptedThreadShouldGiveTheSameAnswerAndKeepItsStatus() {
         String key = key("interrupted");
+        RemoteComputeStore store = store(); // made (its connections too) before the interrupt
+        store.get(key);
         Thread.currentThread().interrupt();
         try {
-            Claim claim = store().claim(key, claimant("", TIMEOUT, TTL), null);
+            Claim claim = store.claim(key, claimant("", TIMEOUT, TTL), null);
             assertThat(claim).isInstanceOf(Claim.Compute.class);
-            assertThat(store().complete(key, ((Claim.Compute) claim).ticket(), completion(bytes("v"), null)))
+            assertThat(store.complete(key, ((Claim.Compute) claim).ticket(), completion(bytes("v"), null)))
                     .isTrue();
             assertThat(Thread.currentThread().isInterrupted()).isTrue();
         } finally {
@@ -425,31 +425,27 @@ public abstract class RemoteComputeStoreContract {
     }
 
     /**
-     * Makes {@code listening}'s node wait for {@code key}'s notices, as the core does when a claim tells it to wait:
-     * a store that subscribes per shard (a Redis Cluster) takes the key's channel then.
+     * Publishes notices of misses of {@code key} (ended with a {@code null} result) until {@code listening}, which
+     * waits for each, hears one: its subscription, made in the background (on a Redis Cluster: to the key's shard
+     * channel, when a claim first tells it to wait), is up. Then {@code heard} is emptied, and {@code key} has no
+     * value, its last miss done.
      */
-    private void awaitingNotice(RemoteComputeStore listening, String key) {
-        assertThat(listening.claim(key, claimant("", TIMEOUT, TTL), null)).isInstanceOf(Claim.Wait.class);
-    }
-
-    /**
-     * Publishes notices of keys of its own until {@code listening} hears one: its subscription, made in the
-     * background, is up.
-     */
-    private void awaitSubscribed(RemoteComputeStore listening, List<String> heard) {
-        List<String> sent = new ArrayList<>();
+    private void awaitSubscribed(RemoteComputeStore listening, List<String> heard, String key)
+            throws InterruptedException {
+        AtomicInteger sent = new AtomicInteger();
         await().atMost(BOUND).pollInterval(Duration.ofMillis(10)).until(() -> {
-            String key = key("warm-up-" + sent.size());
+            String notice = "warm-up " + sent.incrementAndGet();
             Claim.Compute turn = compute(key);
-            awaitingNotice(listening, key);
-            sent.add(key);
-            store().complete(key, turn.ticket(), completion(bytes("v"), null, key, key));
+            assertThat(listening.claim(key, claimant("", TIMEOUT, TTL), null)).isInstanceOf(Claim.Wait.class);
+            store().complete(key, turn.ticket(), completion(null, null, notice, notice));
             long until = System.nanoTime() + Duration.ofMillis(300).toNanos();
-            while (System.nanoTime() < until && heard.stream().noneMatch(sent::contains)) {
+            while (System.nanoTime() < until && heard.isEmpty()) {
                 Thread.sleep(5);
             }
-            return heard.stream().anyMatch(sent::contains);
+            return !heard.isEmpty();
         });
+        Thread.sleep(100); // late warm-up notices, if any
+        heard.clear();
     }
 
     private Claim.Compute compute(String key) {
