@@ -69,14 +69,7 @@ final class JdbcComputeStore extends SqlComputeStore {
 
     @Override
     public byte[] get(String key) {
-        return call(() -> "read '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(getSql)) {
-                statement.setString(1, stored(key));
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
+        return readBytes(() -> "read '" + key + "'", getSql, stored(key));
     }
 
     @Override
@@ -92,15 +85,7 @@ final class JdbcComputeStore extends SqlComputeStore {
 
     @Override
     public byte[] invalidatedValue(String key, String missId) {
-        return call(() -> "read the value of '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(invalidatedSql)) {
-                statement.setString(1, stored(key));
-                statement.setString(2, missId);
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
+        return readBytes(() -> "read the value of '" + key + "'", invalidatedSql, stored(key), missId);
     }
 
     @Override

@@ -114,6 +114,27 @@ abstract class SqlComputeStore implements RemoteComputeStore {
         return StoredText.encode(keyPrefix + key);
     }
 
+    /**
+     * The bytes in the first column of the first row that {@code sql} selects, its parameters bound in order (bytes
+     * or text), or {@code null}: one read on the cache's own connections.
+     */
+    final byte[] readBytes(Supplier<String> what, String sql, Object... parameters) {
+        return call(what, connection -> {
+            try (java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    if (parameters[i] instanceof byte[] bytes) {
+                        statement.setBytes(i + 1, bytes);
+                    } else {
+                        statement.setString(i + 1, (String) parameters[i]);
+                    }
+                }
+                try (java.sql.ResultSet row = statement.executeQuery()) {
+                    return row.next() ? row.getBytes(1) : null;
+                }
+            }
+        });
+    }
+
     final <T> T call(Supplier<String> what, OwnConnections.Call<T> call) {
         try {
             return connections.run(call);

@@ -95,15 +95,8 @@ final class StatementComputeStore extends SqlComputeStore {
 
     @Override
     public byte[] get(String key) {
-        return call(() -> "read '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT stored_value FROM " + value
-                    + " WHERE value_key = ? AND (expires_at IS NULL OR expires_at > " + now + ")")) {
-                statement.setBytes(1, storedKey(key));
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
+        return readBytes(() -> "read '" + key + "'", "SELECT stored_value FROM " + value
+                + " WHERE value_key = ? AND (expires_at IS NULL OR expires_at > " + now + ")", storedKey(key));
     }
 
     @Override
@@ -161,17 +154,9 @@ final class StatementComputeStore extends SqlComputeStore {
 
     @Override
     public byte[] invalidatedValue(String key, String missId) {
-        return call(() -> "read the value of '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT stored_value FROM " + compute
-                    + " WHERE compute_key = ? AND invalidated = TRUE AND miss_id = ? AND outcome = 'value'"
-                    + " AND expires_at > " + now)) {
-                statement.setBytes(1, storedKey(key));
-                statement.setString(2, missId);
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
+        return readBytes(() -> "read the value of '" + key + "'", "SELECT stored_value FROM " + compute
+                + " WHERE compute_key = ? AND invalidated = TRUE AND miss_id = ? AND outcome = 'value' AND expires_at > "
+                + now, storedKey(key), missId);
     }
 
     @Override
