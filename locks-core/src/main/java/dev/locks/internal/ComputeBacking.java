@@ -4,7 +4,6 @@ import dev.locks.Computation;
 import dev.locks.ComputeOptions;
 import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
-import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 
 /**
@@ -21,7 +20,7 @@ interface ComputeBacking extends AutoCloseable {
     Object get(String key);
 
     /** The value with its age, or the stale value, and whether the key backs off ({@link ValueStore#entry}). */
-    Entry entry(String key);
+    ValueStore.Entry entry(String key);
 
     /** Starts the key's error back-off unless one runs; whether this call started it. */
     boolean backOff(String key, Duration backOff);

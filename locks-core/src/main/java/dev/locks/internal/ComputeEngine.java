@@ -19,7 +19,7 @@ import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
 import dev.locks.spi.RemoteComputeStore;
-import dev.locks.spi.RemoteComputeStore.Entry;
+import dev.locks.spi.ValueSerializer;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -121,12 +121,13 @@ public final class ComputeEngine implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * An engine in front of {@code store}, which it subscribes now (the store's server need not be up yet) and
-     * closes with {@link #close()}; {@code null} for values in this JVM (the in-memory backend).
+     * An engine in front of {@code store}, whose values it writes and reads with {@code serializer}, which it
+     * subscribes now (the store's server need not be up yet) and closes with {@link #close()}; {@code null} for
+     * values in this JVM (the in-memory backend).
      *
      * @param name the cache's name, for the message of a call after {@link #close()}
      */
-    public ComputeEngine(Settings settings, RemoteComputeStore store, String name) {
+    public ComputeEngine(Settings settings, RemoteComputeStore store, ValueSerializer serializer, String name) {
         this.settings = settings;
         this.name = name;
         this.clock = settings.clock();
@@ -141,7 +142,7 @@ public final class ComputeEngine implements AutoCloseable {
         this.backing = store == null
                 ? new MemoryComputeBacking(flights, new MemoryValues(bounds.maxEntries(), bounds.maxWeight(),
                         bounds.weigher(), clock))
-                : new StoreComputeBacking(store, flights, clock, settings.pollInterval(),
+                : new StoreComputeBacking(new ComputeValues(store, serializer), flights, clock, settings.pollInterval(),
                         new UnreadableValues(events, clock));
         this.exactKeys = backing.exactKeys();
     }
@@ -321,7 +322,7 @@ public final class ComputeEngine implements AutoCloseable {
         checkCall(key, options.ttl(), compute, true);
         checkOpen();
         long started = events.start();
-        Entry entry;
+        ValueStore.Entry entry;
         try {
             entry = backing.entry(key);
         } catch (RuntimeException | Error e) {

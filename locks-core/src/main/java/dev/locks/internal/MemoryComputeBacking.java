@@ -4,7 +4,6 @@ import dev.locks.Computation;
 import dev.locks.ComputeOptions;
 import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
-import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 
 /**
@@ -28,7 +27,7 @@ final class MemoryComputeBacking implements ComputeBacking {
     }
 
     @Override
-    public Entry entry(String key) {
+    public ValueStore.Entry entry(String key) {
         return values.entry(key);
     }
 
@@ -66,7 +65,7 @@ final class MemoryComputeBacking implements ComputeBacking {
             Duration refreshAfter, long since) {
         Object young;
         try {
-            Entry entry = values.entry(key);
+            ValueStore.Entry entry = values.entry(key);
             young = entry == null || entry.stale() || entry.ageMillis() >= refreshAfter.toMillis() ? null : entry.value();
         } catch (Throwable e) {
             flights.settle(turn.ticket(), new ComputeOutcome.Failed(e));

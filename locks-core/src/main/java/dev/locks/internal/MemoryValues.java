@@ -3,7 +3,6 @@ package dev.locks.internal;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.locks.LocksClock;
-import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 import java.util.function.ToLongFunction;
 
@@ -73,7 +72,7 @@ final class MemoryValues implements ValueStore {
     }
 
     @Override
-    public Entry entry(String key) {
+    public ValueStore.Entry entry(String key) {
         Stored stored = cache.getIfPresent(key);
         if (stored == null) {
             return null;
@@ -85,7 +84,7 @@ final class MemoryValues implements ValueStore {
         }
         Long backOff = backOffs.getIfPresent(key);
         boolean backingOff = backOff != null && now - backOff < 0;
-        return new Entry(stored.value(), Math.max(0L, (now - stored.writtenNanos()) / 1_000_000L), stored.expired(now),
+        return new ValueStore.Entry(stored.value(), Math.max(0L, (now - stored.writtenNanos()) / 1_000_000L), stored.expired(now),
                 backingOff);
     }
 

@@ -3,7 +3,7 @@ package dev.locks.internal;
 import dev.locks.Computation;
 import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
-import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.internal.ComputeValues.Claim;
 import dev.locks.spi.RemoteComputeStore.Miss;
 import dev.locks.spi.RemoteComputeStore.Ticket;
 import java.util.concurrent.locks.Condition;

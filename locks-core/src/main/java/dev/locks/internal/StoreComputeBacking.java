@@ -8,8 +8,7 @@ import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
-import dev.locks.spi.RemoteComputeStore;
-import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.internal.ComputeValues.Claim;
 import dev.locks.spi.RemoteComputeStore.Claimant;
 import dev.locks.spi.RemoteComputeStore.Notice;
 import dev.locks.spi.RemoteComputeStore.Ticket;
@@ -29,7 +28,7 @@ import java.util.function.Supplier;
  * Callers of a key on this node meet in the engine's node-local single flight ({@link ComputeFlights}); the caller
  * with its turn is the node's one caller in the protocol across nodes, for all the others, which wait in the flight:
  * <ol>
- *   <li>it claims the miss in the store ({@link RemoteComputeStore#claim}): the value may be there after all
+ *   <li>it claims the miss in the store ({@link dev.locks.spi.RemoteComputeStore#claim}): the value may be there after all
  *       (every caller of the node gets it), or it computes, or another node's computer does and it waits;</li>
  *   <li>waiting, it is not timed here (that computer's compute lock expires in the store); it parks until the
  *       notice that ends the miss, or until the lock's expiry, when it claims again and so takes over the
@@ -53,7 +52,7 @@ final class StoreComputeBacking implements ComputeBacking {
     /** How long after a compute lock's expiry a waiter claims, so that the store sees it expired. */
     private static final long EXPIRY_MARGIN_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final RemoteComputeStore store;
+    private final ComputeValues store;
     private final ComputeFlights flights;
     private final LocksClock clock;
     private final FlightClock parking;
@@ -69,7 +68,7 @@ final class StoreComputeBacking implements ComputeBacking {
      * @param poll how often a waiter looks at the store by itself ({@link ComputeEngine#POLL_INTERVAL})
      * @param unreadable where the values the store could not read are reported
      */
-    StoreComputeBacking(RemoteComputeStore store, ComputeFlights flights, LocksClock clock, Duration poll,
+    StoreComputeBacking(ComputeValues store, ComputeFlights flights, LocksClock clock, Duration poll,
             UnreadableValues unreadable) {
         this.store = store;
         this.clock = clock;
@@ -112,7 +111,7 @@ final class StoreComputeBacking implements ComputeBacking {
     }
 
     @Override
-    public RemoteComputeStore.Entry entry(String key) {
+    public ValueStore.Entry entry(String key) {
         return store.entry(key);
     }
 
@@ -461,7 +460,7 @@ final class StoreComputeBacking implements ComputeBacking {
     }
 
     /** What the store tells the node: notices, on the store's notice thread, and values it could not read. */
-    private final class Listener implements RemoteComputeStore.Listener {
+    private final class Listener implements ComputeValues.Listener {
 
         @Override
         public void noticed(Notice notice) {

@@ -1,6 +1,5 @@
 package dev.locks.internal;
 
-import dev.locks.spi.RemoteComputeStore.Entry;
 import java.time.Duration;
 
 /**
@@ -35,7 +34,7 @@ interface ValueStore {
 
     /**
      * The value with its age, or the stale value, and whether the key backs off: as
-     * {@link dev.locks.spi.RemoteComputeStore#entry}. By default {@link #get} as a value of age 0.
+     * {@link dev.locks.spi.RemoteComputeStore#entry} (read). By default {@link #get} as a value of age 0.
      */
     default Entry entry(String key) {
         Object value = get(key);
@@ -53,4 +52,15 @@ interface ValueStore {
 
     /** Removes the value of {@code key}, its stale value and its back-off, if any. */
     void remove(String key);
+
+    /**
+     * A value as {@link #entry} reads it.
+     *
+     * @param value never {@code null}
+     * @param ageMillis how long ago it was written, by the store's clock (0 when unknown)
+     * @param stale whether it is past its TTL, readable only for stale-if-error
+     * @param backingOff whether the key's error back-off runs
+     */
+    record Entry(Object value, long ageMillis, boolean stale, boolean backingOff) {
+    }
 }

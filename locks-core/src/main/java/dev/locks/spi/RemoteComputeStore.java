@@ -1,20 +1,20 @@
 package dev.locks.spi;
 
-import dev.locks.ComputeFailedException;
-import dev.locks.ComputeOutcome;
 import java.time.Duration;
 import java.time.Instant;
 
 /**
- * The shared storage of fetch-or-compute across nodes (Redis, SQL): the values, and one record per key of the
- * miss being computed, which is also that miss's compute lock. Each node's callers of a key first meet in the
- * node's memory; one of them (the node's representative) talks to the store for all of them. Who computes,
- * who waits, who takes over a stalled computer, which result counts, and when a waiter looks again all live
- * once, in the core; the store offers the atomic steps below.
+ * The shared storage of fetch-or-compute across nodes (Redis, SQL): the values, as bytes, and one record per key of
+ * the miss being computed, which is also that miss's compute lock. Each node's callers of a key first meet in the
+ * node's memory; one of them (the node's representative) talks to the store for all of them. Who computes, who
+ * waits, who takes over a stalled computer, which result counts, and when a waiter looks again all live once, in
+ * the core; so do the values' serialization (the cache's serializer), what a stored value that cannot be read
+ * means (a miss), and the form of notices: the store offers the atomic steps below, on bytes and text it stores,
+ * compares and publishes as they are.
  *
  * <p><b>Data.</b> Per key (passed without any storage prefix; the store applies its own):
  * <ul>
- *   <li>its <em>value</em>, expiring after its TTL by the store's clock ({@link Duration#ZERO}: never);</li>
+ *   <li>its <em>value</em>, bytes, expiring after its TTL by the store's clock ({@link Duration#ZERO}: never);</li>
  *   <li>its <em>miss record</em>, at most one: a {@link Miss} (id, turn, first hint, TTL) with its current
  *       computer (id, description, when it took its turn by the store's clock) and a state, <em>computing</em>
  *       or <em>done</em> (with how it ended: a value, a {@code null} result, or a failure's class name and
@@ -28,17 +28,20 @@ import java.time.Instant;
  *       for the grace period, for those waiters ({@link #invalidatedValue}).</li>
  * </ul>
  *
- * <p><b>Atomicity.</b> {@link #claim}, {@link #complete}, {@link #fail} and {@link #invalidate} each read and
- * change a key's value and records in one indivisible step on the server (a Lua script on Redis; one
+ * <p><b>Atomicity.</b> {@link #claim}, {@link #complete}, {@link #fail}, {@link #invalidate} and {@link #discard}
+ * each read and change a key's value and records in one indivisible step on the server (a Lua script on Redis; one
  * statement or function in one transaction on SQL), with the server's clock for every expiry and timestamp:
- * no other node's step on that key can come between their reads and their writes. Where a method publishes a
- * {@link Notice}, the notice goes out with the step (a notice of a change that did not happen, or a change
- * whose notice is never sent while the store stays reachable, is a bug); each should cost one round trip.
+ * no other node's step on that key can come between their reads and their writes. Where a method is given a
+ * notice, the notice goes out with the step (a notice of a change that did not happen, or a change whose notice
+ * is never sent while the store stays reachable, is a bug); each should cost one round trip.
  *
- * <p><b>Values.</b> The store writes values in its own form (a serializer it is given). A stored value it
- * cannot read (corrupt bytes, a class renamed or refused) is a miss, never an exception: {@link #get} and
- * {@link #claim} remove it (only if it is still the same bytes), report it to {@link Listener#unreadable}, and
- * go on as if it was missing.
+ * <p><b>Values.</b> The core hands the store the bytes of a value and gets them back as they were; it never asks
+ * the store to read them. When the core cannot read the bytes of a value (corrupt, a class renamed or refused), it
+ * treats the value as missing and removes it with {@link #discard}, only if it is still those bytes.
+ *
+ * <p><b>Notices.</b> The core frames each {@link Notice} as text (within {@link #maxNoticeBytes()}), which the store
+ * publishes to every node as it is, and hands back to the core whole, as it was published
+ * ({@link Listener#noticed}); the core parses it.
  *
  * <p><b>Failures.</b> Every method that talks to the server throws {@link dev.locks.LockUnavailableException},
  * naming what failed, when the server cannot be reached or does not answer in time; a step that failed so
@@ -46,47 +49,50 @@ import java.time.Instant;
  * whatever the calling thread's interrupt status (a thread interrupted while waiting still stores the value it
  * computed).
  *
- * <p>Thread-safe: every node calls it from many threads at once, and from its notice thread.
+ * <p>Thread-safe: every node calls it from many threads at once, and from its notice thread. The contract tests
+ * every store passes are {@code dev.locks.contract.RemoteComputeStoreContract} (module {@code locks-test}).
  */
 public interface RemoteComputeStore extends AutoCloseable {
 
+    /** The bytes of the stored, unexpired value of {@code key}, or {@code null}. One read. */
+    byte[] get(String key);
+
     /**
-     * The stored, unexpired value of {@code key}, or {@code null}. One read; a value that cannot be read is
-     * removed if it is still the same, reported to {@link Listener#unreadable}, and {@code null}.
+     * Removes the value of {@code key} if it is still {@code stored} (byte for byte), in one atomic step: the core
+     * could not read it. A value written meanwhile stays.
+     *
+     * @return whether it removed it
      */
-    Object get(String key);
+    boolean discard(String key, byte[] stored);
 
     /**
      * In one atomic step: removes the value of {@code key} and, if its miss record is <em>computing</em>, sets
      * that record aside as the key's invalidated miss (replacing any earlier one; keeping its compute lock's
-     * expiry) and publishes {@code Notice(node, key, "", INVALIDATED)}. A later {@link #claim} without that miss
-     * as {@code awaited} finds no record and starts a new miss; the invalidated miss still accepts its
-     * computers' {@link #complete} and {@link #fail}, and claims that await it. Nothing is published when no
-     * miss was computing.
+     * expiry) and publishes {@code notice}. A later {@link #claim} without that miss as {@code awaited} finds no
+     * record and starts a new miss; the invalidated miss still accepts its computers' {@link #complete} and
+     * {@link #fail}, and claims that await it. Nothing is published when no miss was computing.
      *
-     * @param node the id of the invalidating node, carried by the notice
+     * @param notice the framed {@link Notice#invalidated} notice
      */
-    void invalidate(String node, String key);
+    void invalidate(String key, String notice);
 
     /**
-     * The value with which the key's invalidated miss {@code missId} completed, as {@link #complete} kept it in
-     * that record (for the grace period); {@code null} if the record is gone, is another miss's, holds no value,
-     * or the value cannot be read (reported to {@link Listener#unreadable}, not removed). One read, for the
-     * waiters of other nodes after a {@link Notice.Outcome#UNSTORED} notice.
+     * The bytes with which the key's invalidated miss {@code missId} completed, as {@link #complete} kept them in
+     * that record (for the grace period); {@code null} if the record is gone, is another miss's, or holds no
+     * value. One read, for the waiters of other nodes after a {@link Notice.Outcome#UNSTORED} notice.
      */
-    Object invalidatedValue(String key, String missId);
+    byte[] invalidatedValue(String key, String missId);
 
     /**
      * A node's representative, which has just missed {@code key}, looks it up once more and becomes the
      * computer of its miss or learns whom to wait for; in one atomic step, the first rule that applies:
      * <ol>
      *   <li>a value is stored (an unexpired one; for a {@linkplain Claimant#refresh() refresh}, one written less
-     *       than {@link Claimant#refreshAfter()} ago): {@link Claim.Hit} with it (a value that cannot be read is removed, reported,
-     *       and the claim is made again);</li>
+     *       than {@link Claimant#refreshAfter()} ago): {@link Claim.Hit} with its bytes (the core discards them
+     *       and claims again if it cannot read them);</li>
      *   <li>{@code awaited} is given and is the key's invalidated miss: while that record is computing,
      *       {@link Claim.Wait} for it; once done, {@link Claim.Done} with how it ended (its value, kept in the
-     *       record, as {@link ComputeOutcome.Value} too; one that cannot be read, reported, as a {@code null}
-     *       value);</li>
+     *       record, as {@link Notice.Outcome#UNSTORED} with its bytes);</li>
      *   <li>the key's miss record is computing: {@link Claim.Wait} for it (the {@code awaited} turn or not);</li>
      *   <li>the record is done and is {@code awaited}'s with a {@code null} result or a failure: {@link Claim.Done}
      *       with it;</li>
@@ -107,66 +113,51 @@ public interface RemoteComputeStore extends AutoCloseable {
     Claim claim(String key, Claimant claimant, Miss awaited);
 
     /**
-     * Settles the ticket's miss with {@code value}, if this is the first completion of that miss from any of its
-     * computers (the current one, or one whose turn timed out: its {@link Ticket#turn()} and
+     * Settles the ticket's miss with {@code completion}'s value, if this is the first completion of that miss from
+     * any of its computers (the current one, or one whose turn timed out: its {@link Ticket#turn()} and
      * {@link Ticket#computer()} do not matter). In one atomic step:
      * <ul>
-     *   <li>if the key's miss record is {@code ticket.miss()}'s and computing: stores {@code value} unless it is
-     *       {@code null}, with {@code ttl} ({@code null}: the TTL the miss began with; {@link Duration#ZERO}: no
-     *       expiry), marks the record done (value or {@code null} result, kept for the grace period), and
-     *       publishes {@code Notice(node, key, miss, VALUE or NULL)}: true;</li>
+     *   <li>if the key's miss record is {@code ticket.miss()}'s and computing: stores the value unless it is
+     *       {@code null}, with the completion's TTL, marks the record done (value or {@code null} result, kept for
+     *       the grace period), and publishes {@link Completion#notice()}: true. When the completion
+     *       {@linkplain Completion#fresh() keeps fresh-value data} and stores the value: records its write time
+     *       (for {@link #entry}'s age and {@link Claimant#refreshAfter()}), keeps it readable as stale by
+     *       {@link #entry} for {@link Completion#staleIfError()} after its TTL, and ends the key's error
+     *       back-off; a store without them ignores it;</li>
      *   <li>else if the key's invalidated miss is {@code ticket.miss()}'s and computing: stores no value, marks
      *       that record done keeping the value in it for the grace period, and publishes
-     *       {@code Notice(node, key, miss, UNSTORED or NULL)}: true;</li>
+     *       {@link Completion#unstoredNotice()}: true;</li>
      *   <li>else (the miss is over or unknown): false, changing and publishing nothing.</li>
      * </ul>
      *
-     * @param node the id of the completing node, carried by the notice
      * @return whether this completion settled the miss
-     * @throws dev.locks.LockUnavailableException when the server cannot be reached
-     * @throws RuntimeException any other, when {@code value} cannot be written in the store's form (its
-     *         serializer's exception, thrown as it is): then nothing was sent, and the core fails the miss with
-     *         that exception
      */
-    boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl);
+    boolean complete(String key, Ticket ticket, Completion completion);
 
     /**
-     * Ends the ticket's miss with {@code error}, if the ticket is its current computer's. In one atomic step: if
+     * Ends the ticket's miss with a failure, if the ticket is its current computer's. In one atomic step: if
      * the key's miss record, or else its invalidated miss, is {@code ticket.miss()}'s, computing, and its current
-     * computer is {@code ticket.computer()}, marks it done with the error's class name and message (kept for the
-     * grace period; a message that is {@code null} stays {@code null}) and publishes
-     * {@link Notice#failed(String, String, String, Throwable)}: true. Else (a computer whose turn timed out, a miss
-     * that is over or unknown): false, changing and publishing nothing. Nothing is ever stored.
+     * computer is {@code ticket.computer()}, marks it done with {@code className} and {@code message} (kept for
+     * the grace period; a message that is {@code null} stays {@code null}) and publishes {@code notice}: true.
+     * Else (a computer whose turn timed out, a miss that is over or unknown): false, changing and publishing
+     * nothing. Nothing is ever stored.
      *
-     * @param node the id of the failing node, carried by the notice
+     * @param notice the framed {@link Notice#failed} notice
      */
-    boolean fail(String node, String key, Ticket ticket, Throwable error);
+    boolean fail(String key, Ticket ticket, String className, String message, String notice);
 
     /**
      * The value of {@code key} for a call with refresh-ahead or stale-if-error (section 11), in one read: the
-     * stored, unexpired value with its age (since {@link #complete(String, String, Ticket, Object, Duration,
-     * Duration)} wrote it, by the store's clock), or else its <em>stale</em> value (past its TTL, within the stale
-     * window it was stored with), and whether the key's error back-off ({@link #backOff}) runs. {@code null} when
-     * there is neither value. A value that cannot be read is handled as by {@link #get}.
+     * stored, unexpired value with its age (since a fresh {@link #complete} wrote it, by the store's clock), or
+     * else its <em>stale</em> value (past its TTL, within the stale window it was stored with), and whether the
+     * key's error back-off ({@link #backOff}) runs. {@code null} when there is neither value.
      *
      * <p>By default {@link #get} as a value of age 0, never stale, never backing off: a store that keeps no write
      * times nor stale values offers neither refresh-ahead nor stale-if-error.
      */
     default Entry entry(String key) {
-        Object value = get(key);
+        byte[] value = get(key);
         return value == null ? null : new Entry(value, 0L, false, false);
-    }
-
-    /**
-     * As {@link #complete(String, String, Ticket, Object, Duration)}, and when it stores the value: records its
-     * write time (for {@link #entry}'s age and {@link Claimant#refreshAfter()}), keeps it readable as stale by
-     * {@link #entry} for {@code staleIfError} after its TTL ({@link Duration#ZERO}: not at all), and ends the key's
-     * error back-off. The stale copy is removed by {@link #invalidate} with the value. By default the plain
-     * completion, keeping no stale value.
-     */
-    default boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
-            Duration staleIfError) {
-        return complete(node, key, ticket, value, ttl);
     }
 
     /**
@@ -180,22 +171,47 @@ public interface RemoteComputeStore extends AutoCloseable {
     }
 
     /**
+     * The longest notice, in bytes of UTF-8, that this store can publish: the core shortens a failure's message,
+     * then its class name, to fit (a notice whose key alone does not fit goes out without key, and other nodes
+     * drop it). By default no limit.
+     */
+    default int maxNoticeBytes() {
+        return Integer.MAX_VALUE;
+    }
+
+    /**
      * A value as {@link #entry} reads it.
      *
-     * @param value never {@code null}
+     * @param value its bytes, never {@code null}
      * @param ageMillis how long ago it was written, by the store's clock (0 when unknown)
      * @param stale whether it is past its TTL, readable only for stale-if-error
      * @param backingOff whether the key's error back-off runs
      */
-    record Entry(Object value, long ageMillis, boolean stale, boolean backingOff) {
+    record Entry(byte[] value, long ageMillis, boolean stale, boolean backingOff) {
     }
 
     /**
-     * Starts delivering every {@link Notice} that any node publishes (this one included: the core drops its
-     * own) to {@code listener}, through one subscription for the whole node, never one per key; and makes
-     * {@code listener} the one that hears of unreadable values. The core calls it once, as its node starts,
-     * before any other method. The server need not be reachable yet: the store subscribes in the background
-     * and again after an outage. Notices may be lost meanwhile (the core's waiters also look again by
+     * What {@link #complete} writes.
+     *
+     * @param value the value's bytes; {@code null} for a {@code null} result (nothing stored)
+     * @param ttl the value's TTL; {@code null}: the TTL the miss began with; {@link Duration#ZERO}: no expiry
+     * @param fresh whether to keep the value's write time, its stale copy and end the error back-off (a call with
+     *        refresh-ahead or stale-if-error)
+     * @param staleIfError for a fresh completion, how long the value stays readable as stale after its TTL
+     *        ({@link Duration#ZERO}: not at all)
+     * @param notice the framed {@link Notice#completed} notice, published when it settles the key's miss
+     * @param unstoredNotice the framed {@link Notice#completedInvalidated} notice, published when it settles the
+     *        key's invalidated miss
+     */
+    record Completion(byte[] value, Duration ttl, boolean fresh, Duration staleIfError, String notice,
+            String unstoredNotice) {
+    }
+
+    /**
+     * Starts delivering every notice that any node publishes (this one included: the core drops its own) to
+     * {@code listener}, through one subscription for the whole node, never one per key. The core calls it once, as
+     * its node starts, before any other method. The server need not be reachable yet: the store subscribes in the
+     * background and again after an outage. Notices may be lost meanwhile (the core's waiters also look again by
      * themselves, once a poll interval), but each one delivered is delivered whole, once, on a thread of the
      * store's (never the client's I/O thread: the listener calls {@link #get} on it).
      */
@@ -205,17 +221,12 @@ public interface RemoteComputeStore extends AutoCloseable {
     @Override
     void close();
 
-    /** Hears, on behalf of the node, what the store learns by itself. */
+    /** Hears, on behalf of the node, the notices the store receives. */
+    @FunctionalInterface
     interface Listener {
 
-        /** A miss ended, or a key was invalidated, on some node. */
-        void noticed(Notice notice);
-
-        /**
-         * The stored value of {@code key} could not be read, for {@code cause}, and was removed: the core counts
-         * and logs it (never the value). Called on the thread that read it.
-         */
-        void unreadable(String key, Throwable cause);
+        /** A notice, as it was published (framed text); the core ignores one that is not well formed. */
+        void noticed(String notice);
     }
 
     /**
@@ -278,8 +289,8 @@ public interface RemoteComputeStore extends AutoCloseable {
     /** What a {@link #claim} found. */
     sealed interface Claim {
 
-        /** The value is stored after all. */
-        record Hit(Object value) implements Claim {
+        /** The value is stored after all: its bytes. */
+        record Hit(byte[] value) implements Claim {
         }
 
         /** The claimant is the miss's computer now: its first, or one taking over with the first hint. */
@@ -298,16 +309,19 @@ public interface RemoteComputeStore extends AutoCloseable {
         }
 
         /**
-         * The awaited miss is over: a {@code null} result ({@link ComputeOutcome.Value} of {@code null}); a
-         * failure ({@link ComputeOutcome.Failed} with a {@link ComputeFailedException} carrying the original
-         * class name and message); or, for an invalidated miss, its unstored value ({@link ComputeOutcome.Value}).
+         * The awaited miss is over, as its record tells it: {@link Notice.Outcome#NULL} for a {@code null} result;
+         * {@link Notice.Outcome#FAILED} with the failure's class name and message; or, for an invalidated miss,
+         * {@link Notice.Outcome#UNSTORED} with its value's bytes (or {@link Notice.Outcome#NULL}).
+         *
+         * @param value the bytes of an {@link Notice.Outcome#UNSTORED} value, else {@code null}
          */
-        record Done(ComputeOutcome outcome) implements Claim {
+        record Done(Notice.Outcome outcome, byte[] value, String className, String message) implements Claim {
         }
     }
 
     /**
-     * What the store publishes, to every node, when a miss ends or a key is invalidated during one.
+     * What the core publishes through the store, to every node, when a miss ends or a key is invalidated during
+     * one (framed as text by the core: the store never reads it).
      *
      * @param node the id of the node whose step published it
      * @param miss the miss id; {@code ""} for {@link Outcome#INVALIDATED}

@@ -9,7 +9,9 @@ import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.internal.ComputeCalls;
 import dev.locks.internal.ComputeEngine;
+import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.RemoteComputeStore;
+import dev.locks.spi.ValueSerializer;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Supplier;
@@ -65,7 +67,21 @@ public abstract class AbstractComputeCache implements ComputeCache, AutoCloseabl
      * (the in-memory backend).
      */
     protected AbstractComputeCache(Builder<?> builder, RemoteComputeStore store) {
-        this.engine = new ComputeEngine(builder.settings(), store, getClass().getSimpleName());
+        this(builder, store, store == null ? null : JdkValueSerializer.withJdkTypes(
+                Thread.currentThread().getContextClassLoader(), List.of(), "the cache's serializer"));
+    }
+
+    /**
+     * A cache on {@code builder}'s settings in front of {@code store}, whose values it writes and reads with
+     * {@code serializer} (every node of the cache must use the same): a value {@code serializer} cannot write fails
+     * its miss with the serializer's exception; one it cannot read is a miss. Both {@code null} for a cache whose
+     * values live in this JVM.
+     */
+    protected AbstractComputeCache(Builder<?> builder, RemoteComputeStore store, ValueSerializer serializer) {
+        if ((store == null) != (serializer == null)) {
+            throw new IllegalArgumentException("a store needs a serializer, and a serializer a store");
+        }
+        this.engine = new ComputeEngine(builder.settings(), store, serializer, getClass().getSimpleName());
     }
 
     /**

@@ -9,7 +9,9 @@ import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LockUnavailableException;
 import dev.locks.LocksObserver.ComputeResult;
+import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.RemoteComputeStore;
+import dev.locks.spi.ValueSerializer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CancellationException;
@@ -52,10 +54,21 @@ public abstract class RemoteComputeCache extends AbstractComputeCache {
 
     /**
      * A cache on {@code builder}'s settings in front of {@code store}, which it subscribes now (the store's server
-     * need not be up yet) and closes with {@link #close()}.
+     * need not be up yet) and closes with {@link #close()}; values are written and read by JDK serialization of
+     * the JDK's value types ({@link JdkValueSerializer#withJdkTypes}).
      */
     protected RemoteComputeCache(Builder<?> builder, RemoteComputeStore store) {
         super(builder, requireSetting(store, "store"));
+    }
+
+    /**
+     * A cache on {@code builder}'s settings in front of {@code store}, whose values it writes and reads with
+     * {@code serializer} (every node of the cache must use the same); it subscribes the store now (the store's
+     * server need not be up yet) and closes it with {@link #close()}. A value {@code serializer} cannot write fails
+     * its miss with the serializer's exception; one it cannot read is a miss.
+     */
+    protected RemoteComputeCache(Builder<?> builder, RemoteComputeStore store, ValueSerializer serializer) {
+        super(builder, requireSetting(store, "store"), requireSetting(serializer, "serializer"));
     }
 
     private static <T> T requireSetting(T value, String name) {

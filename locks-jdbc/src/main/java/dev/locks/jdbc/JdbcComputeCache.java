@@ -65,8 +65,8 @@ public final class JdbcComputeCache extends RemoteComputeCache {
 
     private final SqlComputeStore store;
 
-    private JdbcComputeCache(Builder builder, SqlComputeStore store) {
-        super(builder, store);
+    private JdbcComputeCache(Builder builder, SqlComputeStore store, ValueSerializer serializer) {
+        super(builder, store, serializer);
         this.store = store;
     }
 
@@ -214,13 +214,13 @@ public final class JdbcComputeCache extends RemoteComputeCache {
                     : JdkValueSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(), List.of(),
                             "locks.jdbc.serialization.allowed-classes");
             SqlComputeStore store = schema.dialect().notifies()
-                    ? new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, values, settings.connections(),
+                    ? new JdbcComputeStore(settings.dataSource(), schema, keyPrefix, settings.connections(),
                             settings.timeoutMillis())
-                    : new StatementComputeStore(settings.dataSource(), schema, keyPrefix, values,
+                    : new StatementComputeStore(settings.dataSource(), schema, keyPrefix,
                             settings.connections(), settings.timeoutMillis(),
                             Duration.ofMillis(settings.pollIntervalMillis()));
             settings.checkUnlessInitialized(schema, store.connections(), store::close);
-            return new JdbcComputeCache(this, store);
+            return new JdbcComputeCache(this, store, values);
         }
     }
 }

@@ -1,8 +1,5 @@
 package dev.locks.jdbc;
 
-import dev.locks.ComputeFailedException;
-import dev.locks.ComputeOutcome;
-import dev.locks.spi.ValueSerializer;
 import java.lang.System.Logger.Level;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -42,10 +39,8 @@ final class JdbcComputeStore extends SqlComputeStore {
     private NodeListener.Subscription subscription;
 
     /** @param keyPrefix the start of every key as stored ({@code ""} for none): a namespace within the tables */
-    JdbcComputeStore(DataSource dataSource, Schema schema, String keyPrefix, ValueSerializer serializer,
-            int connectionCount, int timeoutMillis) {
-        super(schema, keyPrefix, serializer, new OwnConnections(dataSource, connectionCount, timeoutMillis),
-                timeoutMillis);
+    JdbcComputeStore(DataSource dataSource, Schema schema, String keyPrefix, int connectionCount, int timeoutMillis) {
+        super(schema, keyPrefix, new OwnConnections(dataSource, connectionCount, timeoutMillis), timeoutMillis);
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         String key = schema.function("key") + "(?)"; // a long key is stored under its digest
         this.getSql = "SELECT value FROM " + schema.valueTable()
@@ -73,42 +68,24 @@ final class JdbcComputeStore extends SqlComputeStore {
     }
 
     @Override
-    public Object get(String key) {
-        byte[] stored = call(() -> "read '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(getSql)) {
-                statement.setString(1, stored(key));
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
-        return stored == null ? null : readable(key, stored);
+    public byte[] get(String key) {
+        return readBytes(() -> "read '" + key + "'", getSql, stored(key));
     }
 
     @Override
-    public void invalidate(String node, String key) {
-        String notice = ComputeNotices.encode(Notice.invalidated(node, key), stored(key));
+    public void invalidate(String key, String notice) {
         call(() -> "invalidate '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(invalidateSql)) {
                 statement.setString(1, stored(key));
-                statement.setString(2, notice);
+                statement.setString(2, notice(notice));
                 return single(statement).getBoolean(1);
             }
         });
     }
 
     @Override
-    public Object invalidatedValue(String key, String missId) {
-        byte[] stored = call(() -> "read the value of '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement(invalidatedSql)) {
-                statement.setString(1, stored(key));
-                statement.setString(2, missId);
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
-        return stored == null ? null : deserialize(key, stored);
+    public byte[] invalidatedValue(String key, String missId) {
+        return readBytes(() -> "read the value of '" + key + "'", invalidatedSql, stored(key), missId);
     }
 
     @Override
@@ -131,30 +108,26 @@ final class JdbcComputeStore extends SqlComputeStore {
             }
         });
         return switch (row.kind()) {
-            case "hit" -> {
-                Object value = readable(key, row.value());
-                yield value == null ? claim(key, claimant, awaited) : new Claim.Hit(value);
-            }
+            case "hit" -> new Claim.Hit(row.value());
             case "compute" -> new Claim.Compute(row.miss(), new Ticket(row.miss().id(), row.miss().turn(),
                     claimant.computer()));
             case "wait" -> new Claim.Wait(row.miss(), row.leftMillis(), row.computer(), row.startedAt().toInstant());
-            case "done" -> new Claim.Done(switch (row.outcome()) {
-                case "failed" -> new ComputeOutcome.Failed(new ComputeFailedException(key, row.className(),
-                        row.message()));
-                case "value" -> new ComputeOutcome.Value(row.value() == null ? null : deserialize(key, row.value()));
-                default -> new ComputeOutcome.Value(null);
-            });
+            case "done" -> switch (row.outcome()) {
+                case "failed" -> new Claim.Done(Notice.Outcome.FAILED, null, row.className(), row.message());
+                case "value" -> new Claim.Done(Notice.Outcome.UNSTORED, row.value(), null, null);
+                default -> new Claim.Done(Notice.Outcome.NULL, null, null, null);
+            };
             default -> throw new IllegalStateException(schema.function("compute_claim") + " answered " + row.kind());
         };
     }
 
     /**
      * The value with its age, or its stale value, and whether the key backs off: one call of
-     * {@code locks_compute_read}. A value that cannot be read is removed if it is the unexpired one, and missing.
+     * {@code locks_compute_read}.
      */
     @Override
     public Entry entry(String key) {
-        Entry entry = call(() -> "read '" + key + "'", connection -> {
+        return call(() -> "read '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(readSql)) {
                 statement.setString(1, stored(key));
                 try (ResultSet row = statement.executeQuery()) {
@@ -163,7 +136,6 @@ final class JdbcComputeStore extends SqlComputeStore {
                 }
             }
         });
-        return readable(key, entry);
     }
 
     /** The key's error back-off: one call of {@code locks_compute_back_off}, false when the key has no value. */
@@ -179,7 +151,7 @@ final class JdbcComputeStore extends SqlComputeStore {
     }
 
     @Override
-    boolean settle(Connection connection, Completion completion) throws SQLException {
+    boolean settle(Connection connection, Settlement completion) throws SQLException {
         try (PreparedStatement statement = connection.prepareStatement(completeSql)) {
             statement.setString(1, completion.key());
             statement.setString(2, completion.ticket().miss());
@@ -199,17 +171,16 @@ final class JdbcComputeStore extends SqlComputeStore {
     }
 
     @Override
-    public boolean fail(String node, String key, Ticket ticket, Throwable error) {
-        Notice failed = Notice.failed(node, key, ticket.miss(), error);
+    public boolean fail(String key, Ticket ticket, String className, String message, String notice) {
         return call(() -> "record the failure of '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(failSql)) {
                 statement.setString(1, stored(key));
                 statement.setString(2, ticket.miss());
                 statement.setString(3, ticket.computer());
-                statement.setString(4, StoredText.encode(failed.className()));
-                statement.setString(5, StoredText.encode(failed.message()));
+                statement.setString(4, StoredText.encode(className));
+                statement.setString(5, StoredText.encode(message));
                 statement.setLong(6, DONE_GRACE.toMillis());
-                statement.setString(7, failedNotice(failed, key));
+                statement.setString(7, notice(notice));
                 return single(statement).getBoolean(1);
             }
         });
@@ -244,12 +215,12 @@ final class JdbcComputeStore extends SqlComputeStore {
     }
 
     @Override
-    void discard(String key, byte[] stored) {
-        call(() -> "remove the unreadable value of '" + key + "'", connection -> {
+    public boolean discard(String key, byte[] stored) {
+        return call(() -> "remove the unreadable value of '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement(discardSql)) {
                 statement.setString(1, stored(key));
                 statement.setBytes(2, stored);
-                return statement.executeUpdate();
+                return statement.executeUpdate() > 0;
             }
         });
     }

@@ -2,40 +2,46 @@ package dev.locks.jdbc;
 
 import dev.locks.LockUnavailableException;
 import dev.locks.spi.RemoteComputeStore;
-import dev.locks.spi.ValueSerializer;
 import java.time.Duration;
+import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
  * What the JDBC {@link RemoteComputeStore}s of every dialect share: the key as stored (key prefix, {@link StoredText}),
- * the cache's own connections, reading values through the serializer (an unreadable value is a miss, removed and
- * reported), notices decoded for the node's listener, and failures as {@link LockUnavailableException}. The
- * subclasses hold the statements: {@link JdbcComputeStore} the functions of PostgreSQL, {@link StatementComputeStore}
- * plain statements for the databases without stored routines or notifications.
+ * the cache's own connections, notices as stored or sent (the core's, behind the key prefix, for the node's listener),
+ * and failures as {@link LockUnavailableException}. Values are the core's bytes, stored as they are. The subclasses
+ * hold the statements: {@link JdbcComputeStore} the functions of PostgreSQL, {@link StatementComputeStore} plain
+ * statements for the databases without stored routines or notifications.
  */
 abstract class SqlComputeStore implements RemoteComputeStore {
 
     /** How long the record of a miss that is done stays. */
     static final Duration DONE_GRACE = Duration.ofSeconds(5);
 
+    /**
+     * PostgreSQL's limit on a notice's payload (bytes in the server's encoding; UTF-8 assumed): a refused notice would
+     * undo the step it tells of. The databases without notifications keep notices in rows, cut alike.
+     */
+    static final int MAX_NOTICE_BYTES = 8000;
+
     /** The longest TTL or compute timeout written (100 years): beyond, the database's timestamps overflow. */
     private static final long MAX_MILLIS = Duration.ofDays(36_525).toMillis();
 
     final Schema schema;
     final String keyPrefix;
-    final ValueSerializer serializer;
     final OwnConnections connections;
     final int timeoutMillis;
     volatile Listener listener;
+    /** The key prefix as it leads every notice of this store: other prefixes share the channel and the tables. */
+    private final String noticePrefix;
 
-    SqlComputeStore(Schema schema, String keyPrefix, ValueSerializer serializer, OwnConnections connections,
-            int timeoutMillis) {
+    SqlComputeStore(Schema schema, String keyPrefix, OwnConnections connections, int timeoutMillis) {
         this.schema = schema;
         this.keyPrefix = Objects.requireNonNull(keyPrefix, "keyPrefix");
-        this.serializer = Objects.requireNonNull(serializer, "serializer");
         this.connections = connections;
         this.timeoutMillis = timeoutMillis;
+        this.noticePrefix = keyPrefix.length() + ":" + keyPrefix;
     }
 
     /** The cache's own connections (tests). */
@@ -49,102 +55,84 @@ abstract class SqlComputeStore implements RemoteComputeStore {
      */
     abstract int listenerConfirmations();
 
+    /** Within PostgreSQL's limit, the key prefix and some room aside (the core counts the escapes of StoredText). */
     @Override
-    public final boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-        return complete(node, key, ticket, value, ttl, -1L);
+    public final int maxNoticeBytes() {
+        return MAX_NOTICE_BYTES - 100 - StoredText.encode(noticePrefix).getBytes(StandardCharsets.UTF_8).length;
     }
 
     @Override
-    public final boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
-            Duration staleIfError) {
-        return complete(node, key, ticket, value, ttl, millis(staleIfError));
-    }
-
-    private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, long staleMillis) {
-        byte[] serialized = value == null ? null : serializer.serialize(value); // its exception as it is
-        boolean nothing = value == null;
-        Completion completion = new Completion(stored(key), ticket, serialized, ttl == null ? -1 : millis(ttl),
-                staleMillis, ComputeNotices.encode(Notice.completed(node, key, ticket.miss(), nothing), stored(key)),
-                ComputeNotices.encode(Notice.completedInvalidated(node, key, ticket.miss(), nothing), stored(key)));
-        return call(() -> "store the value of '" + key + "'", connection -> settle(connection, completion));
+    public final boolean complete(String key, Ticket ticket, RemoteComputeStore.Completion completion) {
+        long staleMillis = completion.fresh() ? millis(completion.staleIfError()) : -1L;
+        Settlement settlement = new Settlement(stored(key), ticket, completion.value(),
+                completion.ttl() == null ? -1 : millis(completion.ttl()), staleMillis, notice(completion.notice()),
+                notice(completion.unstoredNotice()));
+        return call(() -> "store the value of '" + key + "'", connection -> settle(connection, settlement));
     }
 
     /**
      * A completion of a miss, as {@link #settle} writes it.
      *
      * @param key the key as stored ({@link #stored})
-     * @param value the serialized value; {@code null} for a {@code null} result
+     * @param value the value's bytes; {@code null} for a {@code null} result
      * @param ttlMillis the TTL to store it with; -1: the TTL the miss began with
-     * @param staleMillis how long it stays readable as stale after its TTL (0 or -1: not at all)
-     * @param notice what to publish when it settles the miss
+     * @param staleMillis how long it stays readable as stale after its TTL (0: not at all; -1: a plain completion,
+     *        keeping no write time)
+     * @param notice what to publish when it settles the miss, as stored or sent ({@link #notice})
      * @param unstored what to publish when it settles the key's invalidated miss (storing nothing)
      */
-    record Completion(String key, Ticket ticket, byte[] value, long ttlMillis, long staleMillis, String notice,
+    record Settlement(String key, Ticket ticket, byte[] value, long ttlMillis, long staleMillis, String notice,
             String unstored) {
     }
 
     /**
-     * In one transaction on {@code connection}: {@link #complete(String, String, Ticket, Object, Duration)}'s step.
+     * In one transaction on {@code connection}: {@link #complete}'s step.
      *
      * @return whether the completion settled the miss
      */
-    abstract boolean settle(java.sql.Connection connection, Completion completion) throws java.sql.SQLException;
+    abstract boolean settle(java.sql.Connection connection, Settlement settlement) throws java.sql.SQLException;
 
-    /** Removes the value of {@code key} if it is still {@code stored} (a value that could not be read). */
-    abstract void discard(String key, byte[] stored);
+    /**
+     * The core's notice as stored or sent: behind this store's key prefix (framed as {@code <length>:<prefix>}),
+     * in {@link StoredText}.
+     */
+    final String notice(String notice) {
+        return StoredText.encode(noticePrefix + notice);
+    }
 
-    /** A notice's payload as stored or sent ({@link ComputeNotices}), handed to the listener if it is one. */
+    /** A notice as stored or sent ({@link #notice}): handed to the listener if it is of this store's key prefix. */
     final void noticed(String payload) {
-        Notice notice = ComputeNotices.decode(payload);
-        String key = notice == null ? null : StoredText.decode(notice.key());
+        String text = StoredText.decode(payload);
         Listener heard = listener;
-        if (heard != null && key != null && key.startsWith(keyPrefix) && key.length() > keyPrefix.length()) {
-            heard.noticed(new Notice(notice.node(), key.substring(keyPrefix.length()), notice.miss(),
-                    notice.outcome(), StoredText.decode(notice.className()), StoredText.decode(notice.message())));
-        }
-    }
-
-    /** The notice of a failure as stored or sent: its class name and message in {@link StoredText}. */
-    final String failedNotice(Notice failed, String key) {
-        return ComputeNotices.encode(new Notice(failed.node(), key, failed.miss(), failed.outcome(),
-                StoredText.encode(failed.className()), StoredText.encode(failed.message())), stored(key));
-    }
-
-    /** {@code entry} as read, its value still the stored bytes: read, or {@code null} if it cannot be. */
-    final Entry readable(String key, Entry entry) {
-        if (entry == null) {
-            return null;
-        }
-        byte[] stored = (byte[]) entry.value();
-        Object value = entry.stale() ? deserialize(key, stored) : readable(key, stored);
-        return value == null ? null : new Entry(value, entry.ageMillis(), entry.stale(), entry.backingOff());
-    }
-
-    /** {@code stored}, read; or, if it cannot be read, {@code null} once it is removed and reported. */
-    final Object readable(String key, byte[] stored) {
-        Object value = deserialize(key, stored);
-        if (value == null) {
-            discard(key, stored);
-        }
-        return value;
-    }
-
-    /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
-    final Object deserialize(String key, byte[] stored) {
-        try {
-            return serializer.deserialize(stored);
-        } catch (RuntimeException e) {
-            Listener heard = listener;
-            if (heard != null) {
-                heard.unreadable(key, e);
-            }
-            return null;
+        if (heard != null && text != null && text.startsWith(noticePrefix)) {
+            heard.noticed(text.substring(noticePrefix.length()));
         }
     }
 
     /** The key as stored: with the key prefix, in {@link StoredText}. */
     final String stored(String key) {
         return StoredText.encode(keyPrefix + key);
+    }
+
+    /**
+     * The bytes in the first column of the first row that {@code sql} selects, its parameters bound in order (bytes
+     * or text), or {@code null}: one read on the cache's own connections.
+     */
+    final byte[] readBytes(Supplier<String> what, String sql, Object... parameters) {
+        return call(what, connection -> {
+            try (java.sql.PreparedStatement statement = connection.prepareStatement(sql)) {
+                for (int i = 0; i < parameters.length; i++) {
+                    if (parameters[i] instanceof byte[] bytes) {
+                        statement.setBytes(i + 1, bytes);
+                    } else {
+                        statement.setString(i + 1, (String) parameters[i]);
+                    }
+                }
+                try (java.sql.ResultSet row = statement.executeQuery()) {
+                    return row.next() ? row.getBytes(1) : null;
+                }
+            }
+        });
     }
 
     final <T> T call(Supplier<String> what, OwnConnections.Call<T> call) {

@@ -1,8 +1,5 @@
 package dev.locks.jdbc;
 
-import dev.locks.ComputeFailedException;
-import dev.locks.ComputeOutcome;
-import dev.locks.spi.ValueSerializer;
 import java.lang.System.Logger.Level;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -79,9 +76,9 @@ final class StatementComputeStore extends SqlComputeStore {
     private final TreeSet<Long> seen = new TreeSet<>();
     private long lastSweep;
 
-    StatementComputeStore(DataSource dataSource, Schema schema, String keyPrefix, ValueSerializer serializer,
-            int connectionCount, int timeoutMillis, Duration pollInterval) {
-        super(schema, keyPrefix, serializer, new OwnConnections(dataSource, schema.dialect(), connectionCount,
+    StatementComputeStore(DataSource dataSource, Schema schema, String keyPrefix, int connectionCount,
+            int timeoutMillis, Duration pollInterval) {
+        super(schema, keyPrefix, new OwnConnections(dataSource, schema.dialect(), connectionCount,
                 timeoutMillis), timeoutMillis);
         this.now = now(schema.dialect());
         this.pollInterval = Objects.requireNonNull(pollInterval, "pollInterval");
@@ -97,22 +94,14 @@ final class StatementComputeStore extends SqlComputeStore {
     }
 
     @Override
-    public Object get(String key) {
-        byte[] stored = call(() -> "read '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT stored_value FROM " + value
-                    + " WHERE value_key = ? AND (expires_at IS NULL OR expires_at > " + now + ")")) {
-                statement.setBytes(1, storedKey(key));
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
-        return stored == null ? null : readable(key, stored);
+    public byte[] get(String key) {
+        return readBytes(() -> "read '" + key + "'", "SELECT stored_value FROM " + value
+                + " WHERE value_key = ? AND (expires_at IS NULL OR expires_at > " + now + ")", storedKey(key));
     }
 
     @Override
     public Entry entry(String key) {
-        Entry entry = call(() -> "read '" + key + "'", connection -> {
+        return call(() -> "read '" + key + "'", connection -> {
             try (PreparedStatement statement = connection.prepareStatement("SELECT v.stored_value, v.stored_at,"
                     + " v.expires_at, v.backoff_until, n.now_ms FROM " + value + " v, (SELECT " + now + " AS now_ms) n"
                     + " WHERE v.value_key = ? AND (v.expires_at IS NULL OR v.expires_at > n.now_ms"
@@ -131,7 +120,6 @@ final class StatementComputeStore extends SqlComputeStore {
                 }
             }
         });
-        return readable(key, entry);
     }
 
     @Override
@@ -148,41 +136,32 @@ final class StatementComputeStore extends SqlComputeStore {
     }
 
     @Override
-    void discard(String key, byte[] stored) {
-        call(() -> "remove the unreadable value of '" + key + "'", connection -> transaction(connection, () -> {
+    public boolean discard(String key, byte[] stored) {
+        return call(() -> "remove the unreadable value of '" + key + "'", connection -> transaction(connection, () -> {
             Record locked = lock(connection, storedKey(key));
             try (PreparedStatement statement = connection.prepareStatement("SELECT stored_value FROM " + value
                     + " WHERE value_key = ?")) {
                 statement.setBytes(1, locked.key());
                 try (ResultSet row = statement.executeQuery()) {
                     if (!row.next() || !java.util.Arrays.equals(row.getBytes(1), stored)) {
-                        return 0;
+                        return false;
                     }
                 }
             }
-            return deleteValue(connection, locked.key());
+            return deleteValue(connection, locked.key()) > 0;
         }));
     }
 
     @Override
-    public Object invalidatedValue(String key, String missId) {
-        byte[] stored = call(() -> "read the value of '" + key + "'", connection -> {
-            try (PreparedStatement statement = connection.prepareStatement("SELECT stored_value FROM " + compute
-                    + " WHERE compute_key = ? AND invalidated = TRUE AND miss_id = ? AND outcome = 'value'"
-                    + " AND expires_at > " + now)) {
-                statement.setBytes(1, storedKey(key));
-                statement.setString(2, missId);
-                try (ResultSet row = statement.executeQuery()) {
-                    return row.next() ? row.getBytes(1) : null;
-                }
-            }
-        });
-        return stored == null ? null : deserialize(key, stored);
+    public byte[] invalidatedValue(String key, String missId) {
+        return readBytes(() -> "read the value of '" + key + "'", "SELECT stored_value FROM " + compute
+                + " WHERE compute_key = ? AND invalidated = TRUE AND miss_id = ? AND outcome = 'value' AND expires_at > "
+                + now, storedKey(key), missId);
     }
 
     @Override
-    public void invalidate(String node, String key) {
-        String notice = ComputeNotices.encode(Notice.invalidated(node, key), stored(key));
+    public void invalidate(String key, String published) {
+        String notice = notice(published);
         call(() -> "invalidate '" + key + "'", connection -> transaction(connection, () -> {
             Record record = lock(connection, storedKey(key));
             long at = now(connection);
@@ -230,16 +209,15 @@ final class StatementComputeStore extends SqlComputeStore {
             return claimed.claim();
         }
         if (claimed.hit() != null) {
-            Object found = readable(key, claimed.hit());
-            return found == null ? claim(key, claimant, awaited) : new Claim.Hit(found);
+            return new Claim.Hit(claimed.hit());
         }
         Record done = claimed.done();
-        return new Claim.Done(switch (done.outcome()) {
-            case "failed" -> new ComputeOutcome.Failed(new ComputeFailedException(key,
-                    StoredText.decode(done.className()), StoredText.decode(done.message())));
-            case "value" -> new ComputeOutcome.Value(done.value() == null ? null : deserialize(key, done.value()));
-            default -> new ComputeOutcome.Value(null);
-        });
+        return switch (done.outcome()) {
+            case "failed" -> new Claim.Done(Notice.Outcome.FAILED, null, StoredText.decode(done.className()),
+                    StoredText.decode(done.message()));
+            case "value" -> new Claim.Done(Notice.Outcome.UNSTORED, done.value(), null, null);
+            default -> new Claim.Done(Notice.Outcome.NULL, null, null, null);
+        };
     }
 
     /** What {@link #claim} found in its transaction: a claim as it is, a stored value, or a miss that is done. */
@@ -318,7 +296,7 @@ final class StatementComputeStore extends SqlComputeStore {
     }
 
     @Override
-    boolean settle(Connection connection, Completion completion) throws SQLException {
+    boolean settle(Connection connection, Settlement completion) throws SQLException {
         String outcome = completion.value() == null ? "null" : "value";
         long grace = DONE_GRACE.toMillis();
         return transaction(connection, () -> {
@@ -391,9 +369,8 @@ final class StatementComputeStore extends SqlComputeStore {
     }
 
     @Override
-    public boolean fail(String node, String key, Ticket ticket, Throwable error) {
-        Notice failed = Notice.failed(node, key, ticket.miss(), error);
-        String notice = failedNotice(failed, key);
+    public boolean fail(String key, Ticket ticket, String className, String message, String published) {
+        String notice = notice(published);
         return call(() -> "record the failure of '" + key + "'", connection -> transaction(connection, () -> {
             Record record = lock(connection, storedKey(key));
             long at = now(connection);
@@ -401,8 +378,8 @@ final class StatementComputeStore extends SqlComputeStore {
                     + " SET state = 'done', outcome = 'failed', class_name = ?, message = ?, expires_at = ?"
                     + " WHERE compute_key = ? AND miss_id = ? AND computer_id = ? AND state = 'computing'"
                     + " AND expires_at > ?")) {
-                statement.setString(1, StoredText.encode(failed.className()));
-                statement.setString(2, StoredText.encode(failed.message()));
+                statement.setString(1, StoredText.encode(className));
+                statement.setString(2, StoredText.encode(message));
                 statement.setLong(3, at + DONE_GRACE.toMillis());
                 statement.setBytes(4, record.key());
                 statement.setString(5, ticket.miss());

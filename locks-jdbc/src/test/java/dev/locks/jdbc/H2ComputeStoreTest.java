@@ -7,9 +7,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.locks.spi.RemoteComputeStore.Claim;
 import dev.locks.spi.RemoteComputeStore.Claimant;
-import dev.locks.spi.RemoteComputeStore.Listener;
-import dev.locks.spi.RemoteComputeStore.Notice;
-import dev.locks.spi.ValueSerializer;
 import java.sql.PreparedStatement;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -73,18 +70,9 @@ class H2ComputeStoreTest {
     void aNoticeCommittedAfterALaterOneShouldStillBeHeard() throws Exception {
         try (JdbcComputeCache schema = JdbcComputeCache.builder(h2.dataSource()).initializeSchema(true).build();
                 StatementComputeStore store = new StatementComputeStore(h2.dataSource(),
-                        new Schema(Schema.DEFAULT_PREFIX, Dialect.H2), "", BYTES, 1, 5_000, Duration.ofMillis(20))) {
+                        new Schema(Schema.DEFAULT_PREFIX, Dialect.H2), "", 1, 5_000, Duration.ofMillis(20))) {
             List<String> heard = new CopyOnWriteArrayList<>();
-            store.subscribe(new Listener() {
-                @Override
-                public void noticed(Notice notice) {
-                    heard.add(notice.key());
-                }
-
-                @Override
-                public void unreadable(String key, Throwable cause) {
-                }
-            });
+            store.subscribe(heard::add);
             await().atMost(Duration.ofSeconds(10)).until(() -> store.listenerConfirmations() > 0);
             try (Connection late = h2.dataSource().getConnection()) {
                 late.setAutoCommit(false);
@@ -123,16 +111,8 @@ class H2ComputeStoreTest {
                 }
             }
             try (StatementComputeStore store = new StatementComputeStore(h2.dataSource(),
-                    new Schema(Schema.DEFAULT_PREFIX, Dialect.H2), "", BYTES, 1, 5_000, Duration.ofMillis(20))) {
-                store.subscribe(new Listener() {
-                    @Override
-                    public void noticed(Notice notice) {
-                    }
-
-                    @Override
-                    public void unreadable(String key, Throwable cause) {
-                    }
-                });
+                    new Schema(Schema.DEFAULT_PREFIX, Dialect.H2), "", 1, 5_000, Duration.ofMillis(20))) {
+                store.subscribe(notice -> { });
                 await().atMost(Duration.ofSeconds(10)).until(() -> count("locks_compute_notice") == 1
                         && count("locks_value") == 1 && count("locks_compute") == 1);
             }
@@ -151,20 +131,8 @@ class H2ComputeStoreTest {
         try (PreparedStatement statement = connection.prepareStatement(
                 "INSERT INTO locks_compute_notice (created_at, payload) VALUES (" + StatementComputeStore.now(Dialect.H2)
                         + ", ?)")) {
-            statement.setString(1, ComputeNotices.encode(Notice.invalidated("other", key), key));
+            statement.setString(1, "0:" + key); // behind the key prefix "", as SqlComputeStore#notice writes it
             statement.executeUpdate();
         }
     }
-
-    private static final ValueSerializer BYTES = new ValueSerializer() {
-        @Override
-        public byte[] serialize(Object value) {
-            return (byte[]) value;
-        }
-
-        @Override
-        public Object deserialize(byte[] bytes) {
-            return bytes;
-        }
-    };
 }

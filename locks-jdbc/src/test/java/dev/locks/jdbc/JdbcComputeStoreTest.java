@@ -3,14 +3,13 @@ package dev.locks.jdbc;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.locks.ComputeFailedException;
-import dev.locks.ComputeOutcome;
 import dev.locks.jdbc.test.PostgresServerExtension;
-import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.RemoteComputeStore;
 import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.spi.RemoteComputeStore.Completion;
 import dev.locks.spi.RemoteComputeStore.Miss;
 import dev.locks.spi.RemoteComputeStore.Notice;
+import java.nio.charset.StandardCharsets;
 import dev.locks.spi.RemoteComputeStore.Ticket;
 import java.io.IOException;
 import java.sql.Connection;
@@ -32,7 +31,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** The functions' decisions, one by one, and what they leave in the tables; the notices they send. */
+/**
+ * The functions' decisions, one by one (through the core's view of values), and what they leave in the tables; the
+ * notices they send.
+ */
 class JdbcComputeStoreTest {
 
     @RegisterExtension
@@ -42,8 +44,7 @@ class JdbcComputeStoreTest {
     private static final Duration TTL = Duration.ofMinutes(1);
     private static final Duration BOUND = Duration.ofSeconds(30);
 
-    private final List<Notice> notices = new CopyOnWriteArrayList<>();
-    private final List<String> unreadable = new CopyOnWriteArrayList<>();
+    private final List<String> notices = new CopyOnWriteArrayList<>();
     private final AtomicInteger claims = new AtomicInteger();
     private JdbcComputeStore store;
 
@@ -51,19 +52,8 @@ class JdbcComputeStoreTest {
     void newStore() throws SQLException {
         new Schema("locks_").initialize(postgres.dataSource());
         execute("TRUNCATE locks_value, locks_compute");
-        store = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "app:",
-                JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of()), 2, 5_000);
-        store.subscribe(new RemoteComputeStore.Listener() {
-            @Override
-            public void noticed(Notice notice) {
-                notices.add(notice);
-            }
-
-            @Override
-            public void unreadable(String key, Throwable cause) {
-                unreadable.add(key);
-            }
-        });
+        store = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "app:", 2, 5_000);
+        store.subscribe(notices::add);
         await().atMost(BOUND).until(() -> store.listenerConfirmations() == 1);
     }
 
@@ -76,6 +66,27 @@ class JdbcComputeStoreTest {
         int n = claims.incrementAndGet();
         return store.claim(key, new RemoteComputeStore.Claimant("computer-" + n, "thread-" + n + " @ node", TIMEOUT,
                 "miss-" + n, hint, TTL), awaited);
+    }
+
+    /** Completes with {@code value} in UTF-8, publishing "VALUE", "NULL" or "UNSTORED" and the miss. */
+    private static boolean complete(JdbcComputeStore store, String key, Ticket ticket, String value, Duration ttl) {
+        String outcome = value == null ? "NULL " : "VALUE ";
+        return store.complete(key, ticket, new Completion(value == null ? null : bytes(value), ttl, false,
+                Duration.ZERO, outcome + ticket.miss(), (value == null ? "NULL " : "UNSTORED ") + ticket.miss()));
+    }
+
+    private boolean complete(String key, Ticket ticket, String value, Duration ttl) {
+        return complete(store, key, ticket, value, ttl);
+    }
+
+    /** Fails with {@code error}'s class and message, publishing "FAILED", the miss and the class. */
+    private boolean fail(String key, Ticket ticket, Throwable error) {
+        return store.fail(key, ticket, error.getClass().getName(), error.getMessage(),
+                "FAILED " + ticket.miss() + " " + error.getClass().getName());
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     /** The current computer's compute lock runs out now. */
@@ -110,11 +121,11 @@ class JdbcComputeStoreTest {
         Claim.Compute taken = (Claim.Compute) claim("k", "own hint", first.miss());
 
         assertThat(taken.miss()).isEqualTo(new Miss("miss-1", 1, "first hint", TTL.toMillis()));
-        assertThat(store.fail("node", "k", first.ticket(), new IllegalStateException())).as("demoted").isFalse();
+        assertThat(fail("k", first.ticket(), new IllegalStateException())).as("demoted").isFalse();
         expireLock("k");
         Claim.Compute fresh = (Claim.Compute) claim("k", "own hint", null);
         assertThat(fresh.miss()).isEqualTo(new Miss("miss-3", 0, "own hint", TTL.toMillis()));
-        assertThat(store.complete("node", "k", taken.ticket(), "late", null)).as("its miss ended").isFalse();
+        assertThat(complete("k", taken.ticket(), "late", null)).as("its miss ended").isFalse();
     }
 
     @Test
@@ -123,32 +134,30 @@ class JdbcComputeStoreTest {
         expireLock("k");
         Claim.Compute second = (Claim.Compute) claim("k", "", first.miss());
 
-        assertThat(store.complete("node", "k", first.ticket(), "first", null)).isTrue();
+        assertThat(complete("k", first.ticket(), "first", null)).isTrue();
 
-        assertThat(store.complete("node", "k", second.ticket(), "second", null)).isFalse();
-        assertThat(store.fail("node", "k", second.ticket(), new IllegalStateException())).isFalse();
-        assertThat(store.get("k")).isEqualTo("first");
+        assertThat(complete("k", second.ticket(), "second", null)).isFalse();
+        assertThat(fail("k", second.ticket(), new IllegalStateException())).isFalse();
+        assertThat(store.get("k")).isEqualTo(bytes("first"));
         assertThat(query("SELECT extract(epoch FROM expires_at - stored_at) * 1000 FROM locks_value"
                 + " WHERE value_key = 'app:k'")).as("the miss's TTL").isEqualTo(TTL.toMillis());
         assertThat(query("SELECT count(*) FROM locks_compute WHERE compute_key = 'app:k' AND state = 'done'"
                 + " AND expires_at <= clock_timestamp() + interval '5 seconds'")).isEqualTo(1);
-        assertThat(claim("k", "", null)).isEqualTo(new Claim.Hit("first"));
+        assertThat(claim("k", "", null)).isInstanceOfSatisfying(Claim.Hit.class,
+                hit -> assertThat(hit.value()).isEqualTo(bytes("first")));
     }
 
     @Test
     void waiterWhoseNoticeWasLostShouldStillLearnAFailureOrANullResult() throws SQLException {
         Claim.Compute failing = (Claim.Compute) claim("failing", "", null);
         Claim.Compute nothing = (Claim.Compute) claim("nothing", "", null);
-        assertThat(store.fail("node", "failing", failing.ticket(), new IOException("boom"))).isTrue();
-        assertThat(store.complete("node", "nothing", nothing.ticket(), null, null)).isTrue();
+        assertThat(fail("failing", failing.ticket(), new IOException("boom"))).isTrue();
+        assertThat(complete("nothing", nothing.ticket(), null, null)).isTrue();
 
-        Claim.Done failed = (Claim.Done) claim("failing", "", failing.miss());
-        Throwable error = ((ComputeOutcome.Failed) failed.outcome()).error();
-        assertThat(error).isInstanceOfSatisfying(ComputeFailedException.class, e -> {
-            assertThat(e.originalClassName()).isEqualTo("java.io.IOException");
-            assertThat(e.originalMessage()).isEqualTo("boom");
-        });
-        assertThat(claim("nothing", "", nothing.miss())).isEqualTo(new Claim.Done(new ComputeOutcome.Value(null)));
+        assertThat(claim("failing", "", failing.miss()))
+                .isEqualTo(new Claim.Done(Notice.Outcome.FAILED, null, "java.io.IOException", "boom"));
+        assertThat(claim("nothing", "", nothing.miss()))
+                .isEqualTo(new Claim.Done(Notice.Outcome.NULL, null, null, null));
         assertThat(query("SELECT count(*) FROM locks_value WHERE value_key = 'app:nothing'")).isZero();
         assertThat(claim("failing", "", null)).as("a new caller starts a new miss").isInstanceOf(Claim.Compute.class);
     }
@@ -156,24 +165,22 @@ class JdbcComputeStoreTest {
     @Test
     void failureWithoutAMessageShouldCrossWithoutOne() {
         Claim.Compute turn = (Claim.Compute) claim("k", "", null);
-        store.fail("node", "k", turn.ticket(), new IllegalStateException());
+        fail("k", turn.ticket(), new IllegalStateException());
 
-        Claim.Done done = (Claim.Done) claim("k", "", turn.miss());
-
-        ComputeFailedException failed = (ComputeFailedException) ((ComputeOutcome.Failed) done.outcome()).error();
-        assertThat(failed.originalMessage()).isNull();
+        assertThat(claim("k", "", turn.miss()))
+                .isEqualTo(new Claim.Done(Notice.Outcome.FAILED, null, "java.lang.IllegalStateException", null));
         await().atMost(BOUND).untilAsserted(() -> assertThat(notices).containsExactly(
-                new Notice("node", "k", "miss-1", Notice.Outcome.FAILED, "java.lang.IllegalStateException", null)));
+                "FAILED miss-1 java.lang.IllegalStateException"));
     }
 
     @Test
     void waiterShouldStartANewMissWhenTheValueOfItsMissIsGone() throws SQLException {
         Claim.Compute turn = (Claim.Compute) claim("k", "", null);
-        store.complete("node", "k", turn.ticket(), "v", Duration.ZERO);
+        complete("k", turn.ticket(), "v", Duration.ZERO);
         assertThat(query("SELECT count(*) FROM locks_value WHERE value_key = 'app:k' AND expires_at IS NULL"))
                 .as("no expiry").isEqualTo(1);
 
-        store.invalidate("node", "k");
+        store.invalidate("k", "INVALIDATED");
 
         assertThat(store.get("k")).isNull();
         assertThat(claim("k", "", turn.miss())).isInstanceOfSatisfying(Claim.Compute.class,
@@ -184,51 +191,51 @@ class JdbcComputeStoreTest {
     void invalidationShouldSetTheMissInFlightAsideSoThatItsValueIsNotStored() {
         Claim.Compute old = (Claim.Compute) claim("k", "", null);
 
-        store.invalidate("node", "k");
+        store.invalidate("k", "INVALIDATED");
 
         Claim.Compute fresh = (Claim.Compute) claim("k", "", null);
         assertThat(fresh.miss().id()).isNotEqualTo(old.miss().id());
         assertThat(claim("k", "", old.miss())).as("its waiters still wait for it")
                 .isInstanceOfSatisfying(Claim.Wait.class, wait -> assertThat(wait.miss()).isEqualTo(old.miss()));
-        assertThat(store.complete("node", "k", old.ticket(), "old", null)).isTrue();
+        assertThat(complete("k", old.ticket(), "old", null)).isTrue();
         assertThat(store.get("k")).as("not stored").isNull();
-        assertThat(store.invalidatedValue("k", old.miss().id())).isEqualTo("old");
+        assertThat(store.invalidatedValue("k", old.miss().id())).isEqualTo(bytes("old"));
         assertThat(store.invalidatedValue("k", fresh.miss().id())).isNull();
-        assertThat(claim("k", "", old.miss())).as("its waiters get its value")
-                .isEqualTo(new Claim.Done(new ComputeOutcome.Value("old")));
-        assertThat(store.complete("node", "k", fresh.ticket(), "new", null)).isTrue();
-        assertThat(store.get("k")).isEqualTo("new");
-        await().atMost(BOUND).untilAsserted(() -> assertThat(notices).extracting(Notice::outcome).containsExactly(
-                Notice.Outcome.INVALIDATED, Notice.Outcome.UNSTORED, Notice.Outcome.VALUE));
+        assertThat(claim("k", "", old.miss())).as("its waiters get its value").usingRecursiveComparison()
+                .isEqualTo(new Claim.Done(Notice.Outcome.UNSTORED, bytes("old"), null, null));
+        assertThat(complete("k", fresh.ticket(), "new", null)).isTrue();
+        assertThat(store.get("k")).isEqualTo(bytes("new"));
+        await().atMost(BOUND).untilAsserted(() -> assertThat(notices).containsExactly("INVALIDATED",
+                "UNSTORED " + old.miss().id(), "VALUE " + fresh.miss().id()));
     }
 
     @Test
-    void anUnreadableValueShouldBeRemovedReportedAndAMiss() throws SQLException {
+    void valueWrittenByAnyoneShouldBeReadAsItIsAndDiscardedOnlyIfStillTheSame() throws SQLException {
         execute("INSERT INTO locks_value VALUES ('app:k', '\\xdeadbeef', clock_timestamp(), NULL)");
+        byte[] written = {(byte) 0xde, (byte) 0xad, (byte) 0xbe, (byte) 0xef};
 
-        assertThat(store.get("k")).isNull();
-        assertThat(unreadable).containsExactly("k");
+        assertThat(store.get("k")).isEqualTo(written);
+        assertThat(store.discard("k", bytes("other"))).isFalse();
+        assertThat(store.discard("k", written)).isTrue();
+
         assertThat(query("SELECT count(*) FROM locks_value")).isZero();
-
-        execute("INSERT INTO locks_value VALUES ('app:k', '\\xdeadbeef', clock_timestamp(), NULL)");
-        assertThat(claim("k", "", null)).as("a claim that finds it computes").isInstanceOf(Claim.Compute.class);
-        assertThat(unreadable).containsExactly("k", "k");
+        assertThat(claim("k", "", null)).as("a miss").isInstanceOf(Claim.Compute.class);
     }
 
     @Test
     void keysOfAnotherKeyPrefixShouldBeApartAndTheirNoticesIgnored() {
-        try (JdbcComputeStore other = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "other:",
-                JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of()), 1, 5_000)) {
+        try (JdbcComputeStore other = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "other:", 1,
+                5_000)) {
             Claim.Compute theirs = (Claim.Compute) other.claim("k", new RemoteComputeStore.Claimant("c", "d", TIMEOUT,
                     "their-miss", "", TTL), null);
-            other.complete("node", "k", theirs.ticket(), "theirs", null);
+            complete(other, "k", theirs.ticket(), "theirs", null);
             Claim.Compute ours = (Claim.Compute) claim("k", "", null);
-            store.complete("node", "k", ours.ticket(), "ours", null);
+            complete("k", ours.ticket(), "ours", null);
 
-            assertThat(other.get("k")).isEqualTo("theirs");
-            assertThat(store.get("k")).isEqualTo("ours");
-            await().atMost(BOUND).untilAsserted(() -> assertThat(notices).extracting(Notice::miss)
-                    .containsExactly(ours.miss().id()));
+            assertThat(other.get("k")).isEqualTo(bytes("theirs"));
+            assertThat(store.get("k")).isEqualTo(bytes("ours"));
+            await().atMost(BOUND).untilAsserted(() -> assertThat(notices)
+                    .containsExactly("VALUE " + ours.miss().id()));
         }
     }
 
@@ -237,7 +244,7 @@ class JdbcComputeStoreTest {
         int threads = 8;
         ExecutorService pool = Executors.newFixedThreadPool(threads);
         try (JdbcComputeStore wide = new JdbcComputeStore(postgres.dataSource(), new Schema("locks_"), "app:",
-                JdkValueSerializer.withJdkTypes(getClass().getClassLoader(), List.of()), threads, 5_000)) {
+                threads, 5_000)) {
             for (int round = 0; round < 20; round++) {
                 String key = "race-" + round;
                 CountDownLatch start = new CountDownLatch(1);
@@ -273,20 +280,16 @@ class JdbcComputeStoreTest {
     }
 
     @Test
-    void noticesShouldStayWithinPostgresLimitWhateverTheMessage() {
+    void noticesUpToTheLimitTheStoreDeclaresShouldGoThroughWhileTheRecordKeepsTheWholeMessage() {
         Claim.Compute turn = (Claim.Compute) claim("long", "", null);
         String message = "é".repeat(10_000);
+        String notice = "é".repeat(store.maxNoticeBytes() / 2 - 1);
 
-        assertThat(store.fail("node", "long", turn.ticket(), new IllegalStateException(message))).isTrue();
+        assertThat(store.fail("long", turn.ticket(), IllegalStateException.class.getName(), message, notice)).isTrue();
 
-        Claim.Done done = (Claim.Done) claim("long", "", turn.miss());
-        assertThat(((ComputeFailedException) ((ComputeOutcome.Failed) done.outcome()).error()).originalMessage())
-                .as("the record keeps it whole").isEqualTo(message);
-        await().atMost(BOUND).untilAsserted(() -> assertThat(notices).singleElement().satisfies(notice -> {
-            assertThat(notice.outcome()).isEqualTo(Notice.Outcome.FAILED);
-            assertThat(message).startsWith(notice.message());
-            assertThat(notice.message()).isNotEmpty();
-        }));
+        assertThat(claim("long", "", turn.miss())).as("the record keeps it whole")
+                .isEqualTo(new Claim.Done(Notice.Outcome.FAILED, null, IllegalStateException.class.getName(), message));
+        await().atMost(BOUND).untilAsserted(() -> assertThat(notices).containsExactly(notice));
     }
 
     private static void execute(String sql) throws SQLException {

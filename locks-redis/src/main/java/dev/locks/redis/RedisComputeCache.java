@@ -66,8 +66,8 @@ public final class RedisComputeCache extends RemoteComputeCache {
 
     private final RedisComputeStore store;
 
-    private RedisComputeCache(Builder builder, RedisComputeStore store) {
-        super(builder, store);
+    private RedisComputeCache(Builder builder, RedisComputeStore store, RedisSerializer<Object> serializer) {
+        super(builder, store, new RedisValueSerializer(serializer));
         this.store = store;
     }
 
@@ -214,7 +214,7 @@ public final class RedisComputeCache extends RemoteComputeCache {
                 serializer = AllowListJdkSerializer.withJdkTypes(Thread.currentThread().getContextClassLoader(),
                         List.of());
             }
-            return new RedisComputeCache(this, new RedisComputeStore(connectionFactory, keyPrefix, serializer, timeout));
+            return new RedisComputeCache(this, new RedisComputeStore(connectionFactory, keyPrefix, timeout), serializer);
         }
     }
 }

@@ -1,7 +1,5 @@
 package dev.locks.redis;
 
-import dev.locks.ComputeFailedException;
-import dev.locks.ComputeOutcome;
 import dev.locks.LockUnavailableException;
 import dev.locks.spi.RemoteComputeStore;
 import java.nio.charset.StandardCharsets;
@@ -14,7 +12,6 @@ import org.springframework.data.redis.connection.RedisConnectionFactory;
 import org.springframework.data.redis.core.RedisTemplate;
 import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.data.redis.serializer.RedisSerializer;
-import org.springframework.data.redis.serializer.SerializationException;
 
 /**
  * The {@link RemoteComputeStore} of {@link RedisComputeCache}: one command or one script call per method, each
@@ -22,7 +19,7 @@ import org.springframework.data.redis.serializer.SerializationException;
  *
  * <p>Data, under the key prefix:
  * <ul>
- *   <li>{@code <prefix>value:<key>}: the serialized value, expiring after its TTL ({@code PX}; none for
+ *   <li>{@code <prefix>value:<key>}: the value's bytes (as the core serialized it), expiring after its TTL ({@code PX}; none for
  *       {@link Duration#ZERO});</li>
  *   <li>{@code <prefix>compute:<key>}: the record of the key's miss, a hash that is also its compute lock:
  *       {@code miss} (id), {@code turn}, {@code computer} (id of the current computer), {@code desc} (its
@@ -38,8 +35,9 @@ import org.springframework.data.redis.serializer.SerializationException;
  *       age by expiries only, that needs no clock); {@code <prefix>stale:<key>}, a copy of the value that expires
  *       {@code staleIfError} after it; and {@code <prefix>backoff:<key>}, the key's error back-off, expiring after
  *       it. A stored value ends the back-off; {@code invalidate} removes all three;</li>
- *   <li>{@code <prefix>computed}: the channel on which every end of a miss is published
- *       ({@link RedisComputeNotices}); each node subscribes once. On a Redis Cluster through Lettuce, a channel
+ *   <li>{@code <prefix>computed}: the channel on which every end of a miss is published (the core's notice,
+ *       framed once more by {@link ReleaseMessage} so that the lock side's {@link ReleaseSubscription} delivers it
+ *       whole); each node subscribes once. On a Redis Cluster through Lettuce, a channel
  *       per slot instead, {@code <prefix>computed:{<tag>}}, that a script on a key publishes on with
  *       {@code SPUBLISH} (the value's slot: {@link ReleaseSubscription});</li>
  * </ul>
@@ -47,14 +45,10 @@ import org.springframework.data.redis.serializer.SerializationException;
  * {@code compute-complete.lua} (first completion of a miss wins: store, mark done, publish),
  * {@code compute-fail.lua} (only the current computer: mark done, publish), {@code compute-invalidate.lua}
  * (delete the value and set the miss in flight aside as {@code <prefix>invalidated:<key>}, whose completion
- * stores nothing) and {@code compute-discard.lua} (delete a value that cannot be read, if it is still the same).
- *
- * <p>A stored value the serializer cannot read is a miss: removed, reported ({@link Listener#unreadable}), never
- * an exception.
+ * stores nothing) and {@code compute-discard.lua} (delete a value the core cannot read, if it is still the same).
  *
  * <p>Every method throws {@link LockUnavailableException}, naming what failed, when Redis cannot be reached or
- * does not answer within the client's command timeout; a value the serializer cannot write or read is its
- * {@link SerializationException}.
+ * does not answer within the client's command timeout.
  */
 final class RedisComputeStore implements RemoteComputeStore {
 
@@ -73,41 +67,32 @@ final class RedisComputeStore implements RemoteComputeStore {
     static final long WRITTEN_HORIZON_MILLIS = Duration.ofDays(3650).toMillis();
     private static final byte[] NO_WRITE_TIME = bytes("-1");
     private static final byte[] HORIZON = bytes(Long.toString(WRITTEN_HORIZON_MILLIS));
-    private static final Listener UNSUBSCRIBED = new Listener() {
-        @Override
-        public void noticed(Notice notice) {
-        }
-
-        @Override
-        public void unreadable(String key, Throwable cause) {
-        }
-    };
     private static final byte[] NONE = new byte[0];
+    /** The outcome names the scripts write into a miss record. */
+    private static final String VALUE = "value";
+    private static final String NULL = "null";
+    private static final String FAILED = "failed";
 
     private final RedisConnectionFactory factory;
     private final RedisTemplate<String, byte[]> redis;
-    private final RedisSerializer<Object> serializer;
     private final RedisRoundTrip roundTrip;
     private final String prefix;
     private final String channel;
     private final byte[] channelBytes;
     private final byte[] graceMillis;
     private volatile Boolean cluster;
-    private volatile Listener listener = UNSUBSCRIBED;
     private volatile ReleaseSubscription subscription;
     /** Whether notices go by sharded pub/sub, on the channel of the value's slot; null until the first command. */
     private volatile Boolean sharded;
 
-    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer) {
-        this(factory, keyPrefix, serializer, RedisRoundTrip.DEFAULT_TIMEOUT);
+    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix) {
+        this(factory, keyPrefix, RedisRoundTrip.DEFAULT_TIMEOUT);
     }
 
     /** @param timeout the longest any one round trip may take ({@code locks.redis.timeout}, > 0) */
-    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, RedisSerializer<Object> serializer,
-            Duration timeout) {
+    RedisComputeStore(RedisConnectionFactory factory, String keyPrefix, Duration timeout) {
         this.roundTrip = new RedisRoundTrip(timeout);
         this.factory = factory;
-        this.serializer = serializer;
         this.prefix = keyPrefix;
         this.channel = keyPrefix + "computed";
         this.channelBytes = bytes(channel);
@@ -120,14 +105,18 @@ final class RedisComputeStore implements RemoteComputeStore {
         redis.afterPropertiesSet();
     }
 
-    /**
-     * The stored, unexpired value of {@code key}, or {@code null}: one {@code GET}. A value that cannot be read
-     * is removed (if it is still the same bytes), reported, and {@code null}: a miss.
-     */
+    /** The bytes of the stored, unexpired value of {@code key}, or {@code null}: one {@code GET}. */
     @Override
-    public Object get(String key) {
-        byte[] stored = call(() -> "read '" + key + "'", () -> redis.opsForValue().get(valueKey(key)));
-        return stored == null ? null : readable(key, stored);
+    public byte[] get(String key) {
+        return call(() -> "read '" + key + "'", () -> redis.opsForValue().get(valueKey(key)));
+    }
+
+    /** Deletes the value of {@code key} if it is still {@code stored}: one script call. */
+    @Override
+    public boolean discard(String key, byte[] stored) {
+        Long deleted = call(() -> "remove the unreadable value of '" + key + "'",
+                () -> redis.execute(DISCARD, raw(), raw(), List.of(valueKey(key)), stored));
+        return deleted != null && deleted > 0;
     }
 
     /**
@@ -136,32 +125,24 @@ final class RedisComputeStore implements RemoteComputeStore {
      * one script call.
      */
     @Override
-    public void invalidate(String node, String key) {
-        String notice = RedisComputeNotices.encode(Notice.invalidated(node, key));
+    public void invalidate(String key, String notice) {
         call(() -> "invalidate '" + key + "'", () -> redis.execute(sharded(INVALIDATE), raw(), raw(),
                 List.of(valueKey(key), missKey(key), invalidatedKey(key), writtenKey(key), staleKey(key),
-                        backOffKey(key)), channel(key), bytes(notice)));
+                        backOffKey(key)), channel(key), published(notice)));
     }
 
     /**
      * The value with its age, or its stale copy, and whether the key backs off: one script call
-     * ({@code compute-read.lua}). A value or copy that cannot be read is removed (the value if still the same),
-     * reported, and missing.
+     * ({@code compute-read.lua}).
      */
     @Override
     public Entry entry(String key) {
         List<?> reply = call(() -> "read '" + key + "'", () -> redis.execute(READ, raw(), raw(),
                 List.of(valueKey(key), writtenKey(key), staleKey(key), backOffKey(key))));
         return switch (text(reply, 0)) {
-            case "value" -> {
-                Object value = readable(key, (byte[]) reply.get(1));
-                yield value == null ? null
-                        : new Entry(value, Math.max(0L, (Long) reply.get(2)), false, (Long) reply.get(3) == 1L);
-            }
-            case "stale" -> {
-                Object value = deserialize(key, (byte[]) reply.get(1));
-                yield value == null ? null : new Entry(value, 0L, true, (Long) reply.get(2) == 1L);
-            }
+            case "value" -> new Entry((byte[]) reply.get(1), Math.max(0L, (Long) reply.get(2)), false,
+                    (Long) reply.get(3) == 1L);
+            case "stale" -> new Entry((byte[]) reply.get(1), 0L, true, (Long) reply.get(2) == 1L);
             default -> null;
         };
     }
@@ -176,17 +157,17 @@ final class RedisComputeStore implements RemoteComputeStore {
 
     /**
      * The value an invalidated miss ended with, kept with its record for {@link #DONE_GRACE} for the waiters
-     * on other nodes; {@code null} if it is gone, or is not {@code missId}'s, or cannot be read.
+     * on other nodes; {@code null} if it is gone, or is not {@code missId}'s.
      */
     @Override
-    public Object invalidatedValue(String key, String missId) {
+    public byte[] invalidatedValue(String key, String missId) {
         List<byte[]> fields = call(() -> "read the value of '" + key + "'", () -> redis.<byte[], byte[]>opsForHash()
                 .multiGet(invalidatedKey(key), List.of(bytes("miss"), bytes("outcome"), bytes("value"))));
         if (fields == null || fields.get(0) == null || !missId.equals(new String(fields.get(0), StandardCharsets.UTF_8))
                 || fields.get(2) == null || fields.get(2).length == 0) {
             return null;
         }
-        return deserialize(key, fields.get(2));
+        return fields.get(2);
     }
 
     /**
@@ -207,10 +188,7 @@ final class RedisComputeStore implements RemoteComputeStore {
                 bytes(awaited == null ? "0" : Long.toString(awaited.ttlMillis())),
                 millis(claimant.refreshAfter(), 0)));
         return switch (text(reply, 0)) {
-            case "hit" -> {
-                Object value = readable(key, (byte[]) reply.get(1));
-                yield value == null ? claim(key, claimant, awaited) : new Claim.Hit(value);
-            }
+            case "hit" -> new Claim.Hit((byte[]) reply.get(1));
             case "compute" -> {
                 Miss miss = miss(reply);
                 yield new Claim.Compute(miss, new Ticket(miss.id(), miss.turn(), claimant.computer()));
@@ -220,51 +198,33 @@ final class RedisComputeStore implements RemoteComputeStore {
                 yield new Claim.Wait(miss(reply), (Long) reply.get(5), text(reply, 6),
                         micros(Long.parseLong(text(reply, 7))));
             }
-            case "done" -> new Claim.Done(switch (text(reply, 1)) {
-                case RedisComputeNotices.FAILED ->
-                        new ComputeOutcome.Failed(new ComputeFailedException(key, text(reply, 2), text(reply, 3)));
-                case RedisComputeNotices.VALUE -> new ComputeOutcome.Value(deserialize(key, (byte[]) reply.get(2)));
-                default -> new ComputeOutcome.Value(null);
-            });
+            case "done" -> switch (text(reply, 1)) {
+                case FAILED -> new Claim.Done(Notice.Outcome.FAILED, null, text(reply, 2), text(reply, 3));
+                case VALUE -> new Claim.Done(Notice.Outcome.UNSTORED, (byte[]) reply.get(2), null, null);
+                default -> new Claim.Done(Notice.Outcome.NULL, null, null, null);
+            };
             default -> throw new IllegalStateException("compute-claim.lua answered " + text(reply, 0));
         };
     }
 
     /**
-     * Settles the ticket's miss with {@code value}, stored unless it is {@code null}, if this is the miss's
-     * first completion from any of its computers; publishes the notice from {@code node}. One script call.
+     * Settles the ticket's miss with the completion's value, stored unless it is {@code null}, if this is the miss's
+     * first completion from any of its computers, and publishes its notice; a fresh completion also gives a stored
+     * value its write time and, for a positive stale window and TTL, its stale copy, and ends its error back-off.
+     * One script call.
      *
-     * @param ttl {@code null} for the TTL the miss began with
      * @return false, changing nothing, if the miss is over or unknown
-     * @throws IllegalArgumentException if the serializer cannot write {@code value} (nothing was sent): the same
-     *         type on every backend (SPEC 4), with the serializer's message
      */
     @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-        return complete(node, key, ticket, value, ttl, NO_WRITE_TIME);
-    }
-
-    /**
-     * As {@link #complete(String, String, Ticket, Object, Duration)}; a stored value also gets its write time and,
-     * for a positive {@code staleIfError} and TTL, its stale copy; its error back-off ends. The same script call.
-     */
-    @Override
-    public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
-            Duration staleIfError) {
-        return complete(node, key, ticket, value, ttl, millis(staleIfError, 0));
-    }
-
-    private boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl, byte[] staleMillis) {
-        byte[] serialized = value == null ? NONE : serialize(value);
-        String notice = RedisComputeNotices.encode(Notice.completed(node, key, ticket.miss(), value == null));
-        String unstored = RedisComputeNotices.encode(
-                Notice.completedInvalidated(node, key, ticket.miss(), value == null));
+    public boolean complete(String key, Ticket ticket, Completion completion) {
+        byte[] value = completion.value();
+        Duration ttl = completion.ttl();
+        byte[] staleMillis = completion.fresh() ? millis(completion.staleIfError(), 0) : NO_WRITE_TIME;
         Long done = call(() -> "store the value of '" + key + "'", () -> redis.execute(sharded(COMPLETE), raw(), raw(),
                 List.of(valueKey(key), missKey(key), invalidatedKey(key), writtenKey(key), staleKey(key),
-                        backOffKey(key)), bytes(ticket.miss()),
-                bytes(value == null ? RedisComputeNotices.NULL : RedisComputeNotices.VALUE), serialized,
-                ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channel(key), bytes(notice),
-                bytes(unstored), staleMillis, HORIZON));
+                        backOffKey(key)), bytes(ticket.miss()), bytes(value == null ? NULL : VALUE),
+                value == null ? NONE : value, ttl == null ? bytes("-1") : millis(ttl, 0), graceMillis, channel(key),
+                published(completion.notice()), published(completion.unstoredNotice()), staleMillis, HORIZON));
         return done != null && done > 0;
     }
 
@@ -275,29 +235,22 @@ final class RedisComputeStore implements RemoteComputeStore {
      * @return false, changing nothing, for a computer whose turn timed out or a miss that is over
      */
     @Override
-    public boolean fail(String node, String key, Ticket ticket, Throwable error) {
-        Notice notice = Notice.failed(node, key, ticket.miss(), error);
+    public boolean fail(String key, Ticket ticket, String className, String message, String notice) {
         Long done = call(() -> "record the failure of '" + key + "'", () -> redis.execute(sharded(FAIL), raw(), raw(),
                 List.of(missKey(key), invalidatedKey(key)), bytes(ticket.miss()), bytes(ticket.computer()),
-                bytes(notice.className()),
-                bytes(notice.message() == null ? "0" : "1"), bytes(notice.message() == null ? "" : notice.message()),
-                graceMillis, channel(key), bytes(RedisComputeNotices.encode(notice))));
+                bytes(className), bytes(message == null ? "0" : "1"), bytes(message == null ? "" : message),
+                graceMillis, channel(key), published(notice)));
         return done != null && done == 1;
     }
 
     /**
      * Starts this node's one subscription to the channel of ended misses (Redis need not be up yet: it is
-     * retried in the background). Notices that are not well formed are dropped.
+     * retried in the background).
      */
     @Override
     public void subscribe(Listener listener) {
-        this.listener = listener;
-        ReleaseSubscription started = new ReleaseSubscription(factory, channel, body -> {
-            Notice notice = RedisComputeNotices.decode(body);
-            if (notice != null) {
-                listener.noticed(notice);
-            }
-        }, () -> { }); // notices missed during an outage: waiting representatives poll (RemoteComputeCache)
+        ReleaseSubscription started = new ReleaseSubscription(factory, channel, listener::noticed,
+                () -> { }); // notices missed during an outage: waiting representatives poll (RemoteComputeCache)
         subscription = started;
         started.start();
     }
@@ -404,37 +357,9 @@ final class RedisComputeStore implements RemoteComputeStore {
         return prefix + "invalidated:" + valueSlotTag(key) + key;
     }
 
-    /** {@code stored}, read; or, if it cannot be read, {@code null} once it is removed and reported. */
-    private Object readable(String key, byte[] stored) {
-        Object value = deserialize(key, stored);
-        if (value == null) {
-            call(() -> "remove the unreadable value of '" + key + "'",
-                    () -> redis.execute(DISCARD, raw(), raw(), List.of(valueKey(key)), stored));
-        }
-        return value;
-    }
-
-    /** {@code value} by the serializer; what it cannot write is an {@link IllegalArgumentException} (SPEC 4). */
-    private byte[] serialize(Object value) {
-        try {
-            return serializer.serialize(value);
-        } catch (SerializationException e) {
-            if (e.getCause() instanceof IllegalArgumentException refused) {
-                throw refused; // the default serializer's: names the class, the reason and the fix
-            }
-            throw new IllegalArgumentException("cannot store a value of " + value.getClass().getName()
-                    + ": the cache's serializer refused it (" + e.getMessage() + ")", e);
-        }
-    }
-
-    /** {@code stored}, read; {@code null}, reported, if it cannot be (never an exception: it is a miss). */
-    private Object deserialize(String key, byte[] stored) {
-        try {
-            return serializer.deserialize(stored);
-        } catch (RuntimeException e) {
-            listener.unreadable(key, e);
-            return null;
-        }
+    /** The core's notice as published: framed once more, so that the subscription delivers it whole. */
+    private static byte[] published(String notice) {
+        return bytes(ReleaseMessage.encode(notice));
     }
 
     private <T> T call(Supplier<String> what, Supplier<T> command) {

@@ -2,10 +2,9 @@ package dev.locks.redis;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.locks.ComputeFailedException;
-import dev.locks.ComputeOutcome;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteComputeStore.Claim;
+import dev.locks.spi.RemoteComputeStore.Completion;
 import dev.locks.spi.RemoteComputeStore.Claimant;
 import dev.locks.spi.RemoteComputeStore.Miss;
 import dev.locks.spi.RemoteComputeStore.Notice;
@@ -17,7 +16,6 @@ import java.time.Instant;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.springframework.data.redis.serializer.RedisSerializer;
 
 /** The scripts' decisions, one by one, and what they leave in Redis. */
 class RedisComputeStoreTest {
@@ -33,13 +31,26 @@ class RedisComputeStoreTest {
 
     @BeforeEach
     void newStore() {
-        store = new RedisComputeStore(redis.connectionFactory(), "locks:", RedisSerializer.java());
+        store = new RedisComputeStore(redis.connectionFactory(), "locks:");
     }
 
     private Claim claim(String key, String hint, Miss awaited) {
         claims++;
         return store.claim(key, new Claimant("computer-" + claims, "thread-" + claims + " @ node",
                 TIMEOUT, "miss-" + claims, hint, TTL), awaited);
+    }
+
+    private boolean complete(String key, Ticket ticket, String value, Duration ttl) {
+        return store.complete(key, ticket, new Completion(value == null ? null : bytes(value), ttl, false,
+                Duration.ZERO, "notice", "unstored"));
+    }
+
+    private boolean fail(String key, Ticket ticket, Throwable error) {
+        return store.fail(key, ticket, error.getClass().getName(), error.getMessage(), "notice");
+    }
+
+    private static byte[] bytes(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
     }
 
     private void expireLock(String key) {
@@ -70,11 +81,11 @@ class RedisComputeStoreTest {
         Claim.Compute taken = (Claim.Compute) claim("k", "own hint", first.miss());
 
         assertThat(taken.miss()).isEqualTo(new Miss("miss-1", 1, "first hint", TTL.toMillis()));
-        assertThat(store.fail("node", "k", first.ticket(), new IllegalStateException())).as("demoted").isFalse();
+        assertThat(fail("k", first.ticket(), new IllegalStateException())).as("demoted").isFalse();
         expireLock("k");
         Claim.Compute fresh = (Claim.Compute) claim("k", "own hint", null);
         assertThat(fresh.miss()).isEqualTo(new Miss("miss-3", 0, "own hint", TTL.toMillis()));
-        assertThat(store.complete("node", "k", taken.ticket(), "late", null)).as("its miss ended").isFalse();
+        assertThat(complete("k", taken.ticket(), "late", null)).as("its miss ended").isFalse();
     }
 
     @Test
@@ -83,34 +94,31 @@ class RedisComputeStoreTest {
         expireLock("k");
         Claim.Compute second = (Claim.Compute) claim("k", "", first.miss());
 
-        assertThat(store.complete("node", "k", first.ticket(), "first", null)).isTrue();
+        assertThat(complete("k", first.ticket(), "first", null)).isTrue();
 
-        assertThat(store.complete("node", "k", second.ticket(), "second", null)).isFalse();
-        assertThat(store.fail("node", "k", second.ticket(), new IllegalStateException())).isFalse();
-        assertThat(store.get("k")).isEqualTo("first");
+        assertThat(complete("k", second.ticket(), "second", null)).isFalse();
+        assertThat(fail("k", second.ticket(), new IllegalStateException())).isFalse();
+        assertThat(store.get("k")).isEqualTo(bytes("first"));
         assertThat((Long) redis.server().command("PTTL", "locks:value:k")).as("the miss's TTL")
                 .isBetween(1L, TTL.toMillis());
         assertThat(redis.server().command("HGET", "locks:compute:k", "state")).isEqualTo("done");
         assertThat((Long) redis.server().command("PTTL", "locks:compute:k"))
                 .isBetween(1L, RedisComputeStore.DONE_GRACE.toMillis());
-        assertThat(claim("k", "", null)).isEqualTo(new Claim.Hit("first"));
+        assertThat(claim("k", "", null)).isInstanceOfSatisfying(Claim.Hit.class,
+                hit -> assertThat(hit.value()).isEqualTo(bytes("first")));
     }
 
     @Test
     void waiterWhoseNoticeWasLostShouldStillLearnAFailureOrANullResult() {
         Claim.Compute failing = (Claim.Compute) claim("failing", "", null);
         Claim.Compute nothing = (Claim.Compute) claim("nothing", "", null);
-        assertThat(store.fail("node", "failing", failing.ticket(), new IOException("boom"))).isTrue();
-        assertThat(store.complete("node", "nothing", nothing.ticket(), null, null)).isTrue();
+        assertThat(fail("failing", failing.ticket(), new IOException("boom"))).isTrue();
+        assertThat(complete("nothing", nothing.ticket(), null, null)).isTrue();
 
-        Claim.Done failed = (Claim.Done) claim("failing", "", failing.miss());
-        Throwable error = ((ComputeOutcome.Failed) failed.outcome()).error();
-        assertThat(error).isInstanceOfSatisfying(ComputeFailedException.class, e -> {
-            assertThat(e.originalClassName()).isEqualTo("java.io.IOException");
-            assertThat(e.originalMessage()).isEqualTo("boom");
-        });
+        assertThat(claim("failing", "", failing.miss()))
+                .isEqualTo(new Claim.Done(Notice.Outcome.FAILED, null, "java.io.IOException", "boom"));
         assertThat(claim("nothing", "", nothing.miss()))
-                .isEqualTo(new Claim.Done(new ComputeOutcome.Value(null)));
+                .isEqualTo(new Claim.Done(Notice.Outcome.NULL, null, null, null));
         assertThat(redis.server().command("EXISTS", "locks:value:nothing")).isEqualTo(0L);
         assertThat(claim("failing", "", null)).as("a new caller starts a new miss")
                 .isInstanceOf(Claim.Compute.class);
@@ -119,24 +127,19 @@ class RedisComputeStoreTest {
     @Test
     void failureWithoutAMessageShouldCrossWithoutOne() {
         Claim.Compute turn = (Claim.Compute) claim("k", "", null);
-        store.fail("node", "k", turn.ticket(), new IllegalStateException());
+        fail("k", turn.ticket(), new IllegalStateException());
 
-        Claim.Done done = (Claim.Done) claim("k", "", turn.miss());
-
-        ComputeFailedException failed = (ComputeFailedException) ((ComputeOutcome.Failed) done.outcome()).error();
-        assertThat(failed.originalMessage()).isNull();
-        String published = RedisComputeNotices.encode(Notice.failed("n", "k", "m", new IllegalStateException()));
-        assertThat(RedisComputeNotices.decode(ReleaseMessage.decode(published.getBytes(StandardCharsets.UTF_8)).get(0)))
-                .isEqualTo(new Notice("n", "k", "m", Notice.Outcome.FAILED, "java.lang.IllegalStateException", null));
+        assertThat(claim("k", "", turn.miss())).as("a message of \"\" would not do")
+                .isEqualTo(new Claim.Done(Notice.Outcome.FAILED, null, "java.lang.IllegalStateException", null));
     }
 
     @Test
     void waiterShouldStartANewMissWhenTheValueOfItsMissIsGone() {
         Claim.Compute turn = (Claim.Compute) claim("k", "", null);
-        store.complete("node", "k", turn.ticket(), "v", Duration.ZERO);
+        complete("k", turn.ticket(), "v", Duration.ZERO);
         assertThat(redis.server().command("PTTL", "locks:value:k")).as("no expiry").isEqualTo(-1L);
 
-        store.invalidate("node", "k");
+        store.invalidate("k", "notice");
 
         assertThat(claim("k", "", turn.miss())).isInstanceOfSatisfying(Claim.Compute.class,
                 fresh -> assertThat(fresh.miss().id()).isNotEqualTo(turn.miss().id()));

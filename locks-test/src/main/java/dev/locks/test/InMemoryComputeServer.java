@@ -1,15 +1,17 @@
 package dev.locks.test;
 
-import dev.locks.ComputeFailedException;
-import dev.locks.ComputeOutcome;
 import dev.locks.LockUnavailableException;
 import dev.locks.LocksClock;
 import dev.locks.spi.RemoteComputeStore;
 import dev.locks.spi.RemoteComputeStore.Claim;
 import dev.locks.spi.RemoteComputeStore.Claimant;
+import dev.locks.spi.RemoteComputeStore.Completion;
 import dev.locks.spi.RemoteComputeStore.Miss;
 import dev.locks.spi.RemoteComputeStore.Notice;
 import dev.locks.spi.RemoteComputeStore.Ticket;
+import dev.locks.spi.ValueSerializer;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -22,14 +24,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A shared compute store in memory, standing in for a server that several nodes (caches) use: each
  * {@link #node()} is one node's {@link RemoteComputeStore}, with the semantics its javadoc gives, step by step
- * (each method one atomic step under the server's lock). Values, compute locks and done records expire on the
- * server's {@link LocksClock}; notices go to every subscribed node, each on a thread of its own. It counts calls
- * (round trips), can lose notices, make a value unreadable, refuse to write a class of values, and be taken down
- * to simulate an outage (and come back as it was, or empty).
+ * (each method one atomic step under the server's lock). Values are the bytes the core wrote, compared byte for
+ * byte; values, compute locks and done records expire on the server's {@link LocksClock}; notices go to every
+ * subscribed node, each on a thread of its own. It counts calls (round trips), can lose notices, make a value
+ * unreadable, refuse to write a class of values (through its {@linkplain #serializer() serializer}), and be taken
+ * down to simulate an outage (and come back as it was, or empty).
  */
 public final class InMemoryComputeServer {
 
@@ -37,7 +41,8 @@ public final class InMemoryComputeServer {
     public static final Duration DONE_GRACE = Duration.ofSeconds(5);
 
     private static final long NEVER = Long.MAX_VALUE;
-    private static final Object UNREADABLE = new Object();
+    /** Bytes that no {@link #serializer()} reads: a corrupt value. */
+    private static final byte[] UNREADABLE = {(byte) 0xde, (byte) 0xad};
 
     private final LocksClock clock;
     private final Map<String, Value> values = new HashMap<>();
@@ -47,6 +52,9 @@ public final class InMemoryComputeServer {
     private final Map<String, Record> invalidated = new HashMap<>();
     private final List<Node> subscribed = new CopyOnWriteArrayList<>();
     private final Map<String, AtomicInteger> calls = new ConcurrentHashMap<>();
+    /** The objects the serializer wrote, by the number that stands for each: values keep their identity. */
+    private final Map<Long, Object> written = new ConcurrentHashMap<>();
+    private final AtomicLong writes = new AtomicLong();
     private volatile boolean down;
     private volatile boolean silent;
     private volatile Class<?> unwritable;
@@ -56,8 +64,37 @@ public final class InMemoryComputeServer {
     }
 
     /** One node's view of the server. */
-    public RemoteComputeStore node() {
+    public Node node() {
         return new Node();
+    }
+
+    /**
+     * How the caches of this server write values: as a number standing for the object itself (every node of the
+     * server shares it, so values keep their identity, as they did in memory), refusing the class given to
+     * {@link #refuse}; bytes it did not write cannot be read.
+     */
+    public ValueSerializer serializer() {
+        return new ValueSerializer() {
+            @Override
+            public byte[] serialize(Object value) {
+                Class<?> refused = unwritable;
+                if (refused != null && refused.isInstance(value)) {
+                    throw new IllegalArgumentException("cannot write a " + refused.getName());
+                }
+                long id = writes.incrementAndGet();
+                written.put(id, value);
+                return ByteBuffer.allocate(Long.BYTES).putLong(id).array();
+            }
+
+            @Override
+            public Object deserialize(byte[] bytes) {
+                Object value = bytes.length == Long.BYTES ? written.get(ByteBuffer.wrap(bytes).getLong()) : null;
+                if (value == null) {
+                    throw new IllegalArgumentException("corrupt bytes");
+                }
+                return value;
+            }
+        };
     }
 
     /** Simulates an outage (true) and its end (false). */
@@ -87,8 +124,8 @@ public final class InMemoryComputeServer {
     }
 
     /**
-     * Values of {@code type} cannot be written (as a serializer refuses a class): {@code complete} with one throws
-     * an {@link IllegalArgumentException} and sends nothing.
+     * Values of {@code type} cannot be written: {@link #serializer()} refuses them with an
+     * {@link IllegalArgumentException}, so the core sends nothing.
      */
     public void refuse(Class<?> type) {
         this.unwritable = type;
@@ -169,22 +206,19 @@ public final class InMemoryComputeServer {
                 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(record.expiresNanos - clock.nanoTime() + 999_999));
     }
 
-    private void publish(Notice notice) {
+    private void publish(String notice) {
         if (!silent) {
             subscribed.forEach(node -> node.deliver(notice));
         }
     }
 
-    private static Claim.Done done(String key, Record record) {
-        return new Claim.Done(switch (record.outcome) {
-            case FAILED -> new ComputeOutcome.Failed(new ComputeFailedException(key, record.className, record.message));
-            case VALUE, UNSTORED -> new ComputeOutcome.Value(record.value);
-            default -> new ComputeOutcome.Value(null);
-        });
+    private static Claim.Done done(Record record) {
+        return new Claim.Done(record.outcome, record.outcome == Notice.Outcome.FAILED ? null : record.value,
+                record.className, record.message);
     }
 
     /** A value, its expiry, when it was written, and until when it stays readable as stale. */
-    private record Value(Object value, long expiresNanos, long writtenNanos, long staleNanos) {
+    private record Value(byte[] value, long expiresNanos, long writtenNanos, long staleNanos) {
     }
 
     /** A miss record: the compute lock while computing, kept for {@link #DONE_GRACE} once done. */
@@ -201,7 +235,7 @@ public final class InMemoryComputeServer {
         Notice.Outcome outcome;
         String className;
         String message;
-        Object value;
+        byte[] value;
         long expiresNanos;
 
         Record(String miss, int turn, Claimant claimant, Instant at, String hint, long ttlMillis, long expiresNanos) {
@@ -220,21 +254,44 @@ public final class InMemoryComputeServer {
         }
     }
 
-    private final class Node implements RemoteComputeStore {
+    /** One node's {@link RemoteComputeStore} on this server. */
+    public final class Node implements RemoteComputeStore {
 
         private volatile Listener listener;
         private volatile ExecutorService notifier;
 
+        private Node() {
+        }
+
+        /** The server's {@link InMemoryComputeServer#serializer()}: what a cache on this node writes values with. */
+        public ValueSerializer serializer() {
+            return InMemoryComputeServer.this.serializer();
+        }
+
         @Override
-        public Object get(String key) {
+        public byte[] get(String key) {
             synchronized (InMemoryComputeServer.this) {
                 call("get");
-                return readable(key);
+                Value stored = liveValue(key);
+                return stored == null ? null : stored.value();
             }
         }
 
         @Override
-        public void invalidate(String node, String key) {
+        public boolean discard(String key, byte[] stored) {
+            synchronized (InMemoryComputeServer.this) {
+                call("discard");
+                Value current = values.get(key);
+                if (current == null || !Arrays.equals(current.value(), stored)) {
+                    return false;
+                }
+                values.remove(key);
+                return true;
+            }
+        }
+
+        @Override
+        public void invalidate(String key, String notice) {
             synchronized (InMemoryComputeServer.this) {
                 call("invalidate");
                 values.remove(key);
@@ -245,12 +302,12 @@ public final class InMemoryComputeServer {
                 }
                 misses.remove(key);
                 invalidated.put(key, current);
-                publish(Notice.invalidated(node, key));
+                publish(notice);
             }
         }
 
         @Override
-        public Object invalidatedValue(String key, String missId) {
+        public byte[] invalidatedValue(String key, String missId) {
             synchronized (InMemoryComputeServer.this) {
                 call("invalidatedValue");
                 Record old = live(invalidated, key);
@@ -262,18 +319,18 @@ public final class InMemoryComputeServer {
         public Claim claim(String key, Claimant claimant, Miss awaited) {
             synchronized (InMemoryComputeServer.this) {
                 call("claim");
-                Object value = readable(key);
-                if (value != null && claimant.refresh() && clock.nanoTime() - values.get(key).writtenNanos()
-                        >= claimant.refreshAfter().toNanos()) {
+                Value value = liveValue(key);
+                if (value != null && claimant.refresh()
+                        && clock.nanoTime() - value.writtenNanos() >= claimant.refreshAfter().toNanos()) {
                     value = null; // due: the refresh recomputes it
                 }
                 if (value != null) {
-                    return new Claim.Hit(value);
+                    return new Claim.Hit(value.value());
                 }
                 if (awaited != null) {
                     Record old = live(invalidated, key);
                     if (old != null && old.miss.equals(awaited.id())) {
-                        return old.computing ? waitFor(old) : done(key, old);
+                        return old.computing ? waitFor(old) : done(old);
                     }
                 }
                 Record current = live(misses, key);
@@ -283,7 +340,7 @@ public final class InMemoryComputeServer {
                     }
                     if (awaited != null && current.miss.equals(awaited.id())
                             && current.outcome != Notice.Outcome.VALUE) {
-                        return done(key, current);
+                        return done(current);
                     }
                 } else if (awaited != null) {
                     return start(key, claimant, awaited.id(), awaited.turn() + 1, awaited.hint(), awaited.ttlMillis());
@@ -298,14 +355,13 @@ public final class InMemoryComputeServer {
                 call("entry");
                 Long backOff = backOffs.get(key);
                 boolean backingOff = backOff != null && !expired(backOff);
-                Object value = readable(key);
+                Value value = liveValue(key);
                 if (value != null) {
-                    long age = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - values.get(key).writtenNanos());
-                    return new Entry(value, age, false, backingOff);
+                    long age = TimeUnit.NANOSECONDS.toMillis(clock.nanoTime() - value.writtenNanos());
+                    return new Entry(value.value(), age, false, backingOff);
                 }
                 Value stale = staleValue(key);
-                return stale == null || stale.value() == UNREADABLE ? null
-                        : new Entry(stale.value(), 0L, true, backingOff);
+                return stale == null ? null : new Entry(stale.value(), 0L, true, backingOff);
             }
         }
 
@@ -323,38 +379,30 @@ public final class InMemoryComputeServer {
         }
 
         @Override
-        public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl) {
-            return complete(node, key, ticket, value, ttl, Duration.ZERO);
-        }
-
-        @Override
-        public boolean complete(String node, String key, Ticket ticket, Object value, Duration ttl,
-                Duration staleIfError) {
-            Class<?> refused = unwritable;
-            if (refused != null && refused.isInstance(value)) {
-                throw new IllegalArgumentException("cannot write a " + refused.getName());
-            }
+        public boolean complete(String key, Ticket ticket, Completion completion) {
+            byte[] value = completion.value();
             synchronized (InMemoryComputeServer.this) {
                 call("complete");
                 Record current = live(misses, key);
                 if (current != null && current.miss.equals(ticket.miss()) && current.computing) {
                     if (value != null) {
-                        long ttlMillis = ttl == null ? current.ttlMillis : millis(ttl, 0);
+                        long ttlMillis = completion.ttl() == null ? current.ttlMillis : millis(completion.ttl(), 0);
                         long expires = expiresAfter(ttlMillis);
+                        Duration staleIfError = completion.fresh() ? completion.staleIfError() : Duration.ZERO;
                         long stale = expires == NEVER || staleIfError.isZero() ? expires
                                 : expires + staleIfError.toNanos();
                         values.put(key, new Value(value, expires, clock.nanoTime(), stale));
                         backOffs.remove(key);
                     }
                     settle(current, value == null ? Notice.Outcome.NULL : Notice.Outcome.VALUE);
-                    publish(Notice.completed(node, key, ticket.miss(), value == null));
+                    publish(completion.notice());
                     return true;
                 }
                 Record old = live(invalidated, key);
                 if (old != null && old.miss.equals(ticket.miss()) && old.computing) {
                     settle(old, value == null ? Notice.Outcome.NULL : Notice.Outcome.UNSTORED);
                     old.value = value;
-                    publish(Notice.completedInvalidated(node, key, ticket.miss(), value == null));
+                    publish(completion.unstoredNotice());
                     return true;
                 }
                 return false;
@@ -362,7 +410,7 @@ public final class InMemoryComputeServer {
         }
 
         @Override
-        public boolean fail(String node, String key, Ticket ticket, Throwable error) {
+        public boolean fail(String key, Ticket ticket, String className, String message, String notice) {
             synchronized (InMemoryComputeServer.this) {
                 call("fail");
                 Record record = live(misses, key);
@@ -373,10 +421,9 @@ public final class InMemoryComputeServer {
                         || !record.computing) {
                     return false;
                 }
-                Notice notice = Notice.failed(node, key, ticket.miss(), error);
                 settle(record, Notice.Outcome.FAILED);
-                record.className = notice.className();
-                record.message = notice.message();
+                record.className = className;
+                record.message = message;
                 publish(notice);
                 return true;
             }
@@ -402,31 +449,13 @@ public final class InMemoryComputeServer {
             }
         }
 
-        void deliver(Notice notice) {
+        void deliver(String notice) {
             try {
                 notifier.execute(() -> listener.noticed(notice));
             } catch (RejectedExecutionException closed) {
                 // the node closed meanwhile: it hears nothing more
             }
         }
-
-        /** The stored value, or {@code null}; one that cannot be read is removed and reported. */
-        private Object readable(String key) {
-            Value stored = liveValue(key);
-            if (stored == null) {
-                return null;
-            }
-            if (stored.value() == UNREADABLE) {
-                values.remove(key);
-                Listener heard = listener;
-                if (heard != null) {
-                    heard.unreadable(key, new IllegalStateException("corrupt bytes"));
-                }
-                return null;
-            }
-            return stored.value();
-        }
-
 
         private Claim waitFor(Record record) {
             return new Claim.Wait(record.asMiss(), remainingMillis(record), record.description, record.at);

@@ -1,13 +1,14 @@
 package dev.locks.support;
 
 import dev.locks.spi.RemoteComputeStore;
+import dev.locks.test.InMemoryComputeServer;
 import java.time.Duration;
 
 /** A cache across nodes on a store of {@link dev.locks.test.InMemoryComputeServer}: what a backend writes. */
 final class InMemoryComputeCache extends RemoteComputeCache {
 
     private InMemoryComputeCache(Builder builder, RemoteComputeStore store) {
-        super(builder, store);
+        super(builder, store, ((InMemoryComputeServer.Node) store).serializer());
     }
 
     static Builder builder(RemoteComputeStore store) {
