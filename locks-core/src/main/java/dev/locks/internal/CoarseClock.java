@@ -118,12 +118,18 @@ final class CoarseClock {
     /**
      * The latest time at which a lease stamped {@code stamp} by this clock can have been taken, judged at
      * {@code nowNanos} (a precise reading): {@code stamp} itself, unless the stamp's tick was late (then when it
-     * ended) or is still the last one (then {@code nowNanos}).
+     * ended) or is still the last one (then {@code nowNanos}). A judge that finds the stamp's tick still the last
+     * one and already late ends that tick itself, as the ticker would have: a lease's staleness never waits for a
+     * ticker that does not run (descheduled for seconds on a loaded machine, a stalled lock timeout of 20 ms was
+     * not judged stale in 30 s).
      */
     synchronized long acquiredAtMost(long stamp, long nowNanos) {
         long read = stamp - SLACK_NANOS;
         if (read == tick) {
-            return Math.max(stamp, nowNanos);
+            if (nowNanos - read <= SLACK_NANOS) {
+                return Math.max(stamp, nowNanos);
+            }
+            advance(); // records when the late tick ended: the lookup below finds it
         }
         Long ended = lateTicks.get(read);
         if (ended != null) {

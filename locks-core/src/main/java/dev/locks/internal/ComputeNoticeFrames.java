@@ -13,7 +13,7 @@ import java.util.List;
  * by themselves within a poll interval). Lengths count UTF-8, with U+0000 and U+0001 as two bytes (as the stores
  * that escape them store them). Not an API.
  */
-public final class ComputeNoticeFrames {
+final class ComputeNoticeFrames {
 
     /** Room kept for the framing itself (the lengths and colons) and a store's own additions. */
     private static final int FRAMING = 40;

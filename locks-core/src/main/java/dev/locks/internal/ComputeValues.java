@@ -30,7 +30,7 @@ import java.time.Instant;
  * </ul>
  * Thread-safe. Not an API.
  */
-public final class ComputeValues implements AutoCloseable {
+final class ComputeValues implements AutoCloseable {
 
     private static final Listener UNSUBSCRIBED = new Listener() {
         @Override
