@@ -118,7 +118,7 @@ final class RedisLockStore implements RemoteLockStore {
         this.factory = Objects.requireNonNull(factory, "connectionFactory");
         this.commands = RedisRoundTrip.connectingUntimed(factory);
         this.redis = new StringRedisTemplate(commands);
-        this.cycle = new CycleScripts(commands);
+        this.cycle = new CycleScripts(factory, commands);
         this.space = new KeySpace(keyPrefix);
         this.notify = notify;
         this.prefixBytes = Integer.toString(space.lockPrefixBytes());
