@@ -48,10 +48,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * for publishes nothing: the common, uncontended release costs no broadcast to every node.
  *
  * <p>Server work: an uncontended cycle (nobody waits) runs, inside its two script calls, {@code TIME}, one
- * {@code EXISTS} of all the keys and their queues, {@code INCR} and a {@code SET} raising the counter to the
- * server's clock (the token's floor), and a {@code SET PX} per key to acquire, and one {@code MGET}, one
- * {@code DEL} and one {@code EXISTS} of the queues to release: 10 commands for one key, 14 for five (pinned in
- * {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
+ * {@code EXISTS} of all the keys and their queues, one {@code GETSET} setting the counter to the server's clock
+ * (the token's floor) and reading its old value (a second {@code SET} only when the counter was not below the
+ * clock), and a {@code SET PX} per key to acquire, and one {@code MGET}, one {@code DEL} and one {@code EXISTS}
+ * of the queues to release: 9 commands for one key, 13 for five (pinned in {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
  * queue exists.
  *
  * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get}, {@link #enqueue},
