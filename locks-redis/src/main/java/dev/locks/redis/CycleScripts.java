@@ -10,7 +10,7 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
 /**
- * The scripts of every lock cycle (acquire, release), called on the client's own connection rather than through
+ * The scripts of every lock cycle (acquire, release), and the cache hit's {@code GET} ({@link #get}), called on the client's own connection rather than through
  * {@code RedisTemplate}, which wraps each call's connection in a proxy and runs the reply through serializers:
  * these scripts' replies are lists of integers, which need none. On a {@code LettuceConnectionFactory} that
  * shares its native connection (Spring Boot's default), on that connection through Lettuce's API
@@ -30,6 +30,9 @@ final class CycleScripts {
 
         /** {@code script}'s reply, a list; {@code null} when this client has no connection of its own to call on. */
         List<?> call(RedisScript<?> script, byte[][] keys, byte[][] args);
+
+        /** {@code GET key}, into {@code reply}[0]; whether this client has a connection of its own to call on. */
+        boolean get(byte[] key, byte[][] reply);
     }
 
     private final RedisConnectionFactory factory;
@@ -73,6 +76,23 @@ final class CycleScripts {
                 return connection.scriptingCommands().eval(script.getScriptAsString().getBytes(StandardCharsets.UTF_8),
                         ReturnType.MULTI, keys.size(), keysAndArgs);
             }
+        }
+    }
+
+    /**
+     * {@code GET key}: a cache hit, with no more client work than Spring's {@code RedisCache.get} (a connection of
+     * the factory, one command, its reply as is), and less on a Lettuce factory's shared connection.
+     */
+    byte[] get(String key) {
+        byte[] keyBytes = key.getBytes(StandardCharsets.UTF_8);
+        if (nativeScripts != null) {
+            byte[][] reply = new byte[1][];
+            if (nativeScripts.get(keyBytes, reply)) {
+                return reply[0];
+            }
+        }
+        try (RedisConnection connection = factory.getConnection()) {
+            return connection.stringCommands().get(keyBytes);
         }
     }
 

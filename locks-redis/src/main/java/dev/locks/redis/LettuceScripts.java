@@ -20,7 +20,7 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The cycle's script calls on the native connection a {@link LettuceConnectionFactory} shares (its default,
+ * The cycle's script calls, and the cache hit's {@code GET}, on the native connection a {@link LettuceConnectionFactory} shares (its default,
  * {@code shareNativeConnection}): Lettuce's asynchronous API with {@code byte[]} keys and arguments, awaited on the
  * calling thread, with no {@code RedisConnection} made, wrapped and closed per call. On a Redis Cluster the
  * shared connection is Lettuce's cluster connection, which routes each call by its first key's slot (every key of
@@ -68,6 +68,16 @@ final class LettuceScripts implements CycleScripts.Native {
         }
     }
 
+    @Override
+    public boolean get(byte[] key, byte[][] reply) {
+        Shared on = shared();
+        if (on == null) {
+            return false;
+        }
+        reply[0] = await(on, on.commands().get(key));
+        return true;
+    }
+
     /** The shared connection, asked of the factory on the first call and after it was closed; null if none is shared. */
     private Shared shared() {
         Shared known = shared;
@@ -100,7 +110,7 @@ final class LettuceScripts implements CycleScripts.Native {
     }
 
     /** The reply, within the connection's command timeout; a failure translated, NOSCRIPT as is. */
-    private List<?> await(Shared on, RedisFuture<List<Object>> reply) {
+    private <T> T await(Shared on, RedisFuture<T> reply) {
         try {
             long timeoutNanos = on.connection().getTimeout().toNanos();
             if (timeoutNanos > 0 && !reply.await(timeoutNanos, TimeUnit.NANOSECONDS)) {

@@ -86,6 +86,8 @@ final class RedisComputeStore implements RemoteComputeStore {
 
     private final RedisConnectionFactory factory;
     private final RedisTemplate<String, byte[]> redis;
+    /** The hit's {@code GET}: on a Lettuce factory's shared connection, else on a connection of the factory. */
+    private final CycleScripts hit;
     private final RedisSerializer<Object> serializer;
     private final RedisRoundTrip roundTrip;
     private final String prefix;
@@ -113,7 +115,9 @@ final class RedisComputeStore implements RemoteComputeStore {
         this.channelBytes = bytes(channel);
         this.graceMillis = bytes(Long.toString(DONE_GRACE.toMillis()));
         this.redis = new RedisTemplate<>();
-        redis.setConnectionFactory(RedisRoundTrip.connectingUntimed(factory)); // connecting is not timed
+        RedisConnectionFactory connecting = RedisRoundTrip.connectingUntimed(factory); // connecting is not timed
+        this.hit = new CycleScripts(factory, connecting);
+        redis.setConnectionFactory(connecting);
         redis.setKeySerializer(RedisSerializer.string());
         redis.setValueSerializer(RedisSerializer.byteArray());
         redis.setEnableDefaultSerializer(false);
@@ -126,7 +130,7 @@ final class RedisComputeStore implements RemoteComputeStore {
      */
     @Override
     public Object get(String key) {
-        byte[] stored = call(() -> "read '" + key + "'", () -> redis.opsForValue().get(valueKey(key)));
+        byte[] stored = call(() -> "read '" + key + "'", () -> hit.get(valueKey(key)));
         return stored == null ? null : readable(key, stored);
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -13,10 +14,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.data.redis.connection.RedisConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
+import org.springframework.data.redis.serializer.RedisSerializer;
 
 /**
- * The lock cycle on a {@link LettuceConnectionFactory}: on the native connection it shares, with no
- * {@code RedisConnection} asked of the factory per call ({@link LettuceScripts}), and on the factory's
+ * The lock cycle, and the cache hit, on a {@link LettuceConnectionFactory}: on the native connection it shares,
+ * with no {@code RedisConnection} asked of the factory per call ({@link LettuceScripts}), and on the factory's
  * connections when it shares none.
  */
 class LettuceScriptsTest {
@@ -73,6 +75,29 @@ class LettuceScriptsTest {
         cycle();
 
         assertThat(factory.connections.get() - before).as("one connection per script call").isEqualTo(2);
+    }
+
+    @Test
+    void aCacheHitShouldBeOneGetOnTheSharedNativeConnection() {
+        start(true);
+        RedisComputeStore cache = new RedisComputeStore(factory, "locks:", RedisSerializer.java());
+        try {
+            try (RedisConnection connection = factory.getConnection()) {
+                connection.stringCommands().set("locks:value:k".getBytes(StandardCharsets.UTF_8),
+                        RedisSerializer.java().serialize("v"));
+            }
+            assertThat(cache.get("k")).isEqualTo("v");
+            int before = factory.connections.get();
+
+            for (int i = 0; i < 20; i++) {
+                assertThat(cache.get("k")).isEqualTo("v");
+                assertThat(cache.get("missing")).isNull();
+            }
+
+            assertThat(factory.connections.get() - before).as("connections asked of the factory by 40 reads").isZero();
+        } finally {
+            cache.close();
+        }
     }
 
     private void start(boolean shared) {
