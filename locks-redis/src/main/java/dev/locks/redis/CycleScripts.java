@@ -10,9 +10,10 @@ import org.springframework.data.redis.core.script.RedisScript;
 import org.springframework.util.ClassUtils;
 
 /**
- * The scripts of every lock cycle (acquire, release), and the cache hit's {@code GET} ({@link #get}), called on the client's own connection rather than through
- * {@code RedisTemplate}, which wraps each call's connection in a proxy and runs the reply through serializers:
- * these scripts' replies are lists of integers, which need none. On a {@code LettuceConnectionFactory} that
+ * The scripts of every lock cycle (acquire, release), and the cache hit's {@code GET} ({@link #get}), called on
+ * the client's own connection rather than through {@code RedisTemplate}, which wraps each call's connection in
+ * a proxy and runs the reply through serializers: these scripts' replies are lists of integers, which need none
+ * (the hit's is the stored bytes). On a {@code LettuceConnectionFactory} that
  * shares its native connection (Spring Boot's default), on that connection through Lettuce's API
  * ({@link LettuceScripts}: no {@code RedisConnection} made per call); on any other factory (Jedis, or Lettuce
  * with a connection per call), on a connection of the factory. Either way {@code EVALSHA} first and {@code EVAL}

@@ -2,6 +2,7 @@ package dev.locks.redis;
 
 import io.lettuce.core.RedisCommandInterruptedException;
 import io.lettuce.core.RedisCommandTimeoutException;
+import io.lettuce.core.RedisException;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.RedisNoScriptException;
 import io.lettuce.core.ScriptOutputType;
@@ -10,6 +11,7 @@ import io.lettuce.core.api.async.RedisAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisAdvancedClusterAsyncCommands;
 import io.lettuce.core.cluster.api.async.RedisClusterAsyncCommands;
 import java.util.List;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.springframework.dao.DataAccessException;
@@ -20,9 +22,10 @@ import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactor
 import org.springframework.data.redis.core.script.RedisScript;
 
 /**
- * The cycle's script calls, and the cache hit's {@code GET}, on the native connection a {@link LettuceConnectionFactory} shares (its default,
- * {@code shareNativeConnection}): Lettuce's asynchronous API with {@code byte[]} keys and arguments, awaited on the
- * calling thread, with no {@code RedisConnection} made, wrapped and closed per call. On a Redis Cluster the
+ * The cycle's script calls, and the cache hit's {@code GET}, on the native connection a
+ * {@link LettuceConnectionFactory} shares (its default, {@code shareNativeConnection}): Lettuce's asynchronous API
+ * with {@code byte[]} keys and arguments, awaited on the calling thread, with no {@code RedisConnection} made,
+ * wrapped and closed per call. On a Redis Cluster the
  * shared connection is Lettuce's cluster connection, which routes each call by its first key's slot (every key of
  * a call is in one slot) and follows {@code MOVED} and {@code ASK}.
  *
@@ -35,13 +38,14 @@ import org.springframework.data.redis.core.script.RedisScript;
 final class LettuceScripts implements CycleScripts.Native {
 
     private final LettuceConnectionFactory factory;
-    /** The factory whose connections are had outside a round trip's timeout ({@link RedisRoundTrip#connectingUntimed}). */
+    /** The factory, its connections had outside a round trip's timeout ({@link RedisRoundTrip#connectingUntimed}). */
     private final RedisConnectionFactory connecting;
     private volatile Shared shared;
     /** Whether the factory's connections turned out to give no shared Lettuce connection (then never asked again). */
     private volatile boolean none;
 
-    private record Shared(StatefulConnection<byte[], byte[]> connection, RedisClusterAsyncCommands<byte[], byte[]> commands) {
+    private record Shared(StatefulConnection<byte[], byte[]> connection,
+            RedisClusterAsyncCommands<byte[], byte[]> commands) {
     }
 
     private LettuceScripts(LettuceConnectionFactory factory, RedisConnectionFactory connecting) {
@@ -78,7 +82,7 @@ final class LettuceScripts implements CycleScripts.Native {
         return true;
     }
 
-    /** The shared connection, asked of the factory on the first call and after it was closed; null if none is shared. */
+    /** The shared connection, asked of the factory at first and after it was closed; null if none is shared. */
     private Shared shared() {
         Shared known = shared;
         if (known != null && known.connection().isOpen() || none) {
@@ -115,13 +119,16 @@ final class LettuceScripts implements CycleScripts.Native {
             long timeoutNanos = on.connection().getTimeout().toNanos();
             if (timeoutNanos > 0 && !reply.await(timeoutNanos, TimeUnit.NANOSECONDS)) {
                 reply.cancel(true);
-                throw translate(new RedisCommandTimeoutException("Command timed out after " + on.connection().getTimeout()));
+                throw translate(new RedisCommandTimeoutException("Command timed out after "
+                        + on.connection().getTimeout()));
             }
             return reply.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt(); // RedisRoundTrip tells a timeout from a cut-off send by it
             reply.cancel(true);
             throw translate(new RedisCommandInterruptedException(e));
+        } catch (CancellationException e) { // Lettuce cancelled it (its connection closed or reset): as its sync API
+            throw translate(new RedisException("Command cancelled: " + e.getMessage(), e));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RedisNoScriptException noScript) {
                 throw noScript;

@@ -403,18 +403,25 @@ final class RedisLockStore implements RemoteLockStore {
         List<String> scriptKeys = new ArrayList<>(3 * group.size() + 1);
         scriptKeys.addAll(lockAndQueueKeys(group));
         scriptKeys.add(space.fencingCounter(group.get(0)));
-        List<Object> args = new ArrayList<>(List.of(owner.id(), owner.description(),
-                Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis), leaseMillis == 0 ? "1" : "0",
-                ticket == null ? "" : ticket.id(), Long.toString(ticket == null ? 0 : ticket.order()),
-                Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)),
-                prefixBytes, Long.toString(floor), clock ? "1" : "0"));
+        Object[] args = new Object[permits == 0 ? 11 : 12];
+        args[0] = owner.id();
+        args[1] = owner.description();
+        args[2] = Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis);
+        args[3] = leaseMillis == 0 ? "1" : "0";
+        args[4] = ticket == null ? "" : ticket.id();
+        args[5] = ticket == null ? "0" : Long.toString(ticket.order());
+        args[6] = ticket == null ? "0" : Long.toString(ticket.leaseMillis());
+        args[7] = space.releaseChannel(group.get(0));
+        args[8] = prefixBytes;
+        args[9] = floor == 0 ? "0" : Long.toString(floor);
+        args[10] = clock ? "1" : "0";
         if (permits != 0) {
-            args.add(Integer.toString(permits)); // shared-acquire.lua's ARGV[12]
+            args[11] = Integer.toString(permits); // shared-acquire.lua's ARGV[12]
         }
         List<?> result;
         try {
             result = roundTrip.call(() -> cycle.call(script(permits == 0 ? LockScripts.ACQUIRE
-                    : LockScripts.SHARED_ACQUIRE), scriptKeys, args.toArray()),
+                    : LockScripts.SHARED_ACQUIRE), scriptKeys, args),
                     () -> releaseQuietly(group, owner, permits));
         } catch (DataAccessException e) {
             throw undone(keys, unavailable("acquire " + StoreKeys.describe(keys), e));
@@ -826,6 +833,10 @@ final class RedisLockStore implements RemoteLockStore {
     }
 
     private static List<String> keysOf(List<Ownership> keys) {
-        return keys.stream().map(Ownership::key).toList();
+        List<String> found = new ArrayList<>(keys.size());
+        for (Ownership ownership : keys) {
+            found.add(ownership.key());
+        }
+        return found;
     }
 }
