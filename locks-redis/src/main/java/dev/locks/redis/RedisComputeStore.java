@@ -75,6 +75,8 @@ final class RedisComputeStore implements RemoteComputeStore {
 
     private final RedisConnectionFactory factory;
     private final RedisTemplate<String, byte[]> redis;
+    /** The hit's {@code GET}: on a Lettuce factory's shared connection, else on a connection of the factory. */
+    private final CycleScripts hit;
     private final RedisRoundTrip roundTrip;
     private final String prefix;
     private final String channel;
@@ -98,7 +100,9 @@ final class RedisComputeStore implements RemoteComputeStore {
         this.channelBytes = bytes(channel);
         this.graceMillis = bytes(Long.toString(DONE_GRACE.toMillis()));
         this.redis = new RedisTemplate<>();
-        redis.setConnectionFactory(RedisRoundTrip.connectingUntimed(factory)); // connecting is not timed
+        RedisConnectionFactory connecting = RedisRoundTrip.connectingUntimed(factory); // connecting is not timed
+        this.hit = new CycleScripts(factory, connecting);
+        redis.setConnectionFactory(connecting);
         redis.setKeySerializer(RedisSerializer.string());
         redis.setValueSerializer(RedisSerializer.byteArray());
         redis.setEnableDefaultSerializer(false);
@@ -108,7 +112,7 @@ final class RedisComputeStore implements RemoteComputeStore {
     /** The bytes of the stored, unexpired value of {@code key}, or {@code null}: one {@code GET}. */
     @Override
     public byte[] get(String key) {
-        return call(() -> "read '" + key + "'", () -> redis.opsForValue().get(valueKey(key)));
+        return call(() -> "read '" + key + "'", () -> hit.get(valueKey(key)));
     }
 
     /** Deletes the value of {@code key} if it is still {@code stored}: one script call. */

@@ -48,10 +48,10 @@ import org.springframework.data.redis.core.script.RedisScript;
  * for publishes nothing: the common, uncontended release costs no broadcast to every node.
  *
  * <p>Server work: an uncontended cycle (nobody waits) runs, inside its two script calls, {@code TIME}, one
- * {@code EXISTS} of all the keys and their queues, {@code INCR} and a {@code SET} raising the counter to the
- * server's clock (the token's floor), and a {@code SET PX} per key to acquire, and one {@code MGET}, one
- * {@code DEL} and one {@code EXISTS} of the queues to release: 10 commands for one key, 14 for five (pinned in
- * {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
+ * {@code EXISTS} of all the keys and their queues, one {@code GETSET} setting the counter to the server's clock
+ * (the token's floor) and reading its old value (a second {@code SET} only when the counter was not below the
+ * clock), and a {@code SET PX} per key to acquire, and one {@code MGET}, one {@code DEL} and one {@code EXISTS}
+ * of the queues to release: 9 commands for one key, 13 for five (pinned in {@code RoundTripCountTest}). Purging expired tickets, the queues and the publish run only when a
  * queue exists.
  *
  * <p>Round trips: {@link #tryAcquire}, {@link #release}, {@link #renew}, {@link #get}, {@link #enqueue},
@@ -121,7 +121,7 @@ final class RedisLockStore implements RemoteLockStore {
         this.factory = Objects.requireNonNull(factory, "connectionFactory");
         this.commands = RedisRoundTrip.connectingUntimed(factory);
         this.redis = new StringRedisTemplate(commands);
-        this.cycle = new CycleScripts(commands);
+        this.cycle = new CycleScripts(factory, commands);
         this.space = new KeySpace(keyPrefix);
         this.notify = notify;
         this.prefixBytes = Integer.toString(space.lockPrefixBytes());
@@ -406,18 +406,25 @@ final class RedisLockStore implements RemoteLockStore {
         List<String> scriptKeys = new ArrayList<>(3 * group.size() + 1);
         scriptKeys.addAll(lockAndQueueKeys(group));
         scriptKeys.add(space.fencingCounter(group.get(0)));
-        List<Object> args = new ArrayList<>(List.of(owner.id(), owner.description(),
-                Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis), leaseMillis == 0 ? "1" : "0",
-                ticket == null ? "" : ticket.id(), Long.toString(ticket == null ? 0 : ticket.order()),
-                Long.toString(ticket == null ? 0 : ticket.leaseMillis()), space.releaseChannel(group.get(0)),
-                prefixBytes, Long.toString(floor), clock ? "1" : "0"));
+        Object[] args = new Object[permits == 0 ? 11 : 12];
+        args[0] = owner.id();
+        args[1] = owner.description();
+        args[2] = Long.toString(leaseMillis == 0 ? infiniteLeaseMillis : leaseMillis);
+        args[3] = leaseMillis == 0 ? "1" : "0";
+        args[4] = ticket == null ? "" : ticket.id();
+        args[5] = ticket == null ? "0" : Long.toString(ticket.order());
+        args[6] = ticket == null ? "0" : Long.toString(ticket.leaseMillis());
+        args[7] = space.releaseChannel(group.get(0));
+        args[8] = prefixBytes;
+        args[9] = floor == 0 ? "0" : Long.toString(floor);
+        args[10] = clock ? "1" : "0";
         if (permits != 0) {
-            args.add(Integer.toString(permits)); // shared-acquire.lua's ARGV[12]
+            args[11] = Integer.toString(permits); // shared-acquire.lua's ARGV[12]
         }
         List<?> result;
         try {
             result = roundTrip.call(() -> cycle.call(script(permits == 0 ? LockScripts.ACQUIRE
-                    : LockScripts.SHARED_ACQUIRE), scriptKeys, args.toArray()),
+                    : LockScripts.SHARED_ACQUIRE), scriptKeys, args),
                     () -> releaseQuietly(group, owner, permits));
         } catch (DataAccessException e) {
             throw undone(keys, unavailable("acquire " + StoreKeys.describe(keys), e));
@@ -873,6 +880,10 @@ final class RedisLockStore implements RemoteLockStore {
     }
 
     private static List<String> keysOf(List<Ownership> keys) {
-        return keys.stream().map(Ownership::key).toList();
+        List<String> found = new ArrayList<>(keys.size());
+        for (Ownership ownership : keys) {
+            found.add(ownership.key());
+        }
+        return found;
     }
 }

@@ -28,12 +28,23 @@ end
 
 -- The token of a lease taken now (`at`: the server's clock in microseconds, as a string): above the floor
 -- ARGV[10] and, when ARGV[11] is '1', at least the clock (the acquire scripts' arguments: see acquire.lua).
+-- With the clock, the token is max(counter + 1, clock, floor + 1), as issue() gives it, but in one command
+-- as a rule: the counter is set to max(clock, floor + 1) and its old value read by the same GETSET; only when
+-- the old value was not below (several tokens in one microsecond, or a clock behind the counter) is the
+-- counter set once more, to the old value + 1. A missing counter reads as 0. The script is atomic, so nobody
+-- sees the counter between the two.
 local function leaseToken(counter, time, at)
   local floor = tonumber(ARGV[10])
-  if ARGV[11] == '1' then
-    floor = math.max(floor, tonumber(at) - 1)
+  if ARGV[11] ~= '1' then
+    return issue(counter, time, floor)
   end
-  return issue(counter, time, floor)
+  local token = math.max(tonumber(at), floor + 1)
+  local old = tonumber(redis.call('GETSET', counter, string.format('%.0f', token)) or '0')
+  if old >= token then
+    token = old + 1
+    redis.call('SET', counter, string.format('%.0f', token))
+  end
+  return token
 end
 
 -- Makes `key` live at least `ms` more milliseconds (a queue lives as long as its longest-living ticket).

@@ -11,6 +11,7 @@ import dev.locks.spi.RemoteLockStore.Attempt;
 import dev.locks.spi.RemoteLockStore.Owner;
 import dev.locks.spi.RemoteLockStore.Ownership;
 import dev.locks.spi.RemoteLockStore.RemoteLock;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -30,6 +31,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.springframework.data.redis.core.script.RedisScript;
 
 /** The Redis lock store on a Redis Cluster of 3 masters, with keys whose slots lie on different masters. */
 class RedisClusterLockStoreTest {
@@ -233,6 +235,21 @@ class RedisClusterLockStoreTest {
         assertThat(failures).isEmpty();
         assertThat(leases.get()).as("leases taken").isGreaterThan(50);
         assertThat(store.scan(100)).as("nothing left held").isEmpty();
+    }
+
+    /** The cycle's scripts on Lettuce's shared cluster connection (issue 24): each call on its keys' master. */
+    @Test
+    @SuppressWarnings("rawtypes")
+    void cycleScriptsShouldRunOnTheSharedClusterConnectionOnTheirKeysMaster() {
+        CycleScripts.Native scripts = LettuceScripts.of(redis.connectionFactory(), redis.connectionFactory());
+        RedisScript<List> set = RedisScript.of("redis.call('SET', KEYS[1], ARGV[1]) return {1}", List.class);
+        for (String key : List.of(first, second)) {
+            String redisKey = "native:{" + ClusterSlots.tag(slot(key)) + "}";
+            List<?> reply = scripts.call(set, new byte[][] {redisKey.getBytes(StandardCharsets.UTF_8)},
+                    new byte[][] {key.getBytes(StandardCharsets.UTF_8)});
+            assertThat(reply).as("on the native connection").isEqualTo(List.of(1L));
+            assertThat(cluster.command(cluster.masterPortOf(slot(key)), "GET", redisKey)).isEqualTo(key);
+        }
     }
 
     @Test

@@ -166,6 +166,18 @@ class RedisLockStoreTest {
         assertThat(redis.server().command("GET", "locks:fencing")).isEqualTo(Long.toString(previous));
     }
 
+    /** The counter ahead of the server's clock (a clock set back, a replica's clock behind): it still goes up by one. */
+    @Test
+    void tokensShouldFollowACounterAheadOfTheClock() {
+        RedisLockStore store = store();
+        long ahead = 3_000_000_000_000_000L; // microseconds of the year 2065
+        redis.server().command("SET", "locks:fencing", Long.toString(ahead));
+
+        assertThat(store.tryAcquire(List.of("a"), ALICE, 10_000).token()).isEqualTo(ahead + 1);
+        assertThat(store.tryAcquire(List.of("b", "c"), ALICE, 10_000).token()).isEqualTo(ahead + 2);
+        assertThat(redis.server().command("GET", "locks:fencing")).isEqualTo(Long.toString(ahead + 2));
+    }
+
     @Test
     void tokensShouldStayAboveThoseIssuedBeforeTheCounterWasLost() {
         RedisLockStore store = store();

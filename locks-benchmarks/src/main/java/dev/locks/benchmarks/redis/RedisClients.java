@@ -23,6 +23,11 @@ import org.openjdk.jmh.runner.IterationType;
 import org.redisson.Redisson;
 import org.redisson.api.RedissonClient;
 import org.redisson.config.Config;
+import org.springframework.dao.DataAccessException;
+import org.springframework.data.redis.connection.RedisClusterConnection;
+import org.springframework.data.redis.connection.RedisConnection;
+import org.springframework.data.redis.connection.RedisConnectionFactory;
+import org.springframework.data.redis.connection.RedisSentinelConnection;
 import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
 import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import org.springframework.integration.redis.util.RedisLockRegistry.RedisLockType;
@@ -139,6 +144,46 @@ public final class RedisClients {
     }
 
     /** This project's Redis registry with {@code notify(false)}: no subscription (releases still publish). */
+    /**
+     * This project on the same Lettuce factory seen through a plain {@code RedisConnectionFactory}, so that the
+     * store calls its scripts on a connection of the factory per call, as it does on Jedis (and did on Lettuce
+     * before issue 24), rather than on the factory's shared native connection: the two paths side by side.
+     */
+    public static class ThisProjectViaFactory extends ThisProject {
+        @Override
+        void open(RedisServerProcess server) {
+            factory = connectionFactory(server);
+            LettuceConnectionFactory lettuce = factory;
+            RedisConnectionFactory plain = new RedisConnectionFactory() {
+                @Override
+                public RedisConnection getConnection() {
+                    return lettuce.getConnection();
+                }
+
+                @Override
+                public RedisClusterConnection getClusterConnection() {
+                    return lettuce.getClusterConnection();
+                }
+
+                @Override
+                public RedisSentinelConnection getSentinelConnection() {
+                    return lettuce.getSentinelConnection();
+                }
+
+                @Override
+                public boolean getConvertPipelineAndTxResults() {
+                    return lettuce.getConvertPipelineAndTxResults();
+                }
+
+                @Override
+                public DataAccessException translateExceptionIfPossible(RuntimeException ex) {
+                    return lettuce.translateExceptionIfPossible(ex);
+                }
+            };
+            registry = dev.locks.redis.RedisLockRegistry.builder(plain).cleanupInterval(Duration.ZERO).build();
+        }
+    }
+
     public static class ThisProjectPolling extends ThisProject {
         @Override
         boolean notifies() {

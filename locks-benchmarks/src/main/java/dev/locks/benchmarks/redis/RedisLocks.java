@@ -72,6 +72,14 @@ public class RedisLocks {
         }
     }
 
+    /** This project on a connection of the factory per call (Jedis's path; Lettuce's before issue 24). */
+    @Benchmark
+    public long thisProjectViaFactory(RedisClients.ThisProjectViaFactory redis, Caller caller) {
+        try (Lease lease = redis.registry.acquire(caller.keys)) {
+            return lease.fencingToken();
+        }
+    }
+
     @Benchmark
     public long thisProjectPolling(RedisClients.ThisProjectPolling redis, Caller caller) {
         try (Lease lease = redis.registry.acquire(caller.keys)) {
