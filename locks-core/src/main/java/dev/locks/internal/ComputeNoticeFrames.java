@@ -90,7 +90,7 @@ final class ComputeNoticeFrames {
     }
 
     /** The longest start of {@code text} within {@code maxBytes}, never splitting a code point. */
-    private static String truncated(String text, long maxBytes) {
+    static String truncated(String text, long maxBytes) {
         long used = 0;
         int end = 0;
         while (end < text.length()) {

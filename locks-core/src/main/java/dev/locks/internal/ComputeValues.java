@@ -32,6 +32,13 @@ import java.time.Instant;
  */
 final class ComputeValues implements AutoCloseable {
 
+    /**
+     * The most of a failure's message (UTF-8 bytes) that the store keeps and other nodes' waiters get, however it
+     * reaches them (a notice or the miss's record): a notice on PostgreSQL carries at most 8,000 bytes, and a
+     * megabyte-long message written to the record reached a waiter that read the record whole.
+     */
+    static final int MAX_FAILURE_MESSAGE_BYTES = 4_000;
+
     private static final Listener UNSUBSCRIBED = new Listener() {
         @Override
         public void noticed(Notice notice) {
@@ -112,6 +119,10 @@ final class ComputeValues implements AutoCloseable {
     /** {@link RemoteComputeStore#fail} with {@code error}'s class name and message, and its notice. */
     public boolean fail(String node, String key, Ticket ticket, Throwable error) {
         Notice failed = Notice.failed(node, key, ticket.miss(), error);
+        if (failed.message() != null && failed.message().length() > MAX_FAILURE_MESSAGE_BYTES / 4) {
+            failed = new Notice(node, key, ticket.miss(), failed.outcome(), failed.className(),
+                    ComputeNoticeFrames.truncated(failed.message(), MAX_FAILURE_MESSAGE_BYTES));
+        }
         return store.fail(key, ticket, failed.className(), failed.message(), frame(failed));
     }
 

@@ -118,4 +118,22 @@ class ComputeValuesTest {
         assertThat(notices).containsExactly(Notice.failed("node", "k", turn.miss().id(),
                 new IllegalStateException("boom")));
     }
+
+    /**
+     * A megabyte-long failure message reaches other nodes' waiters cut short whichever way they learn of it: the
+     * miss's record, as the notice (MariaDB's waiter that read the record got the whole megabyte).
+     */
+    @Test
+    void aFailuresMessageShouldBeStoredCutShort() {
+        ComputeValues.Claim.Compute turn = (ComputeValues.Claim.Compute) claim("long");
+
+        values.fail("node", "long", turn.ticket(), new IllegalStateException("long " + "\u00e9".repeat(1 << 20)));
+
+        ComputeValues.Claim.Done done = (ComputeValues.Claim.Done) values.claim("long",
+                new Claimant("c", "d", TTL, "m", "", TTL), turn.miss());
+        assertThat(((ComputeOutcome.Failed) done.outcome()).error()).isInstanceOfSatisfying(
+                ComputeFailedException.class, e -> assertThat(e.originalMessage()).startsWith("long \u00e9")
+                        .satisfies(message -> assertThat(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                                .hasSizeLessThanOrEqualTo(ComputeValues.MAX_FAILURE_MESSAGE_BYTES)));
+    }
 }
