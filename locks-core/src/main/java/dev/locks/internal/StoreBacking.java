@@ -141,13 +141,16 @@ final class StoreBacking implements Backing {
         for (LockEntry entry : stillOurs) {
             holding |= table.holdUntilNanos(entry) != 0;
         }
-        Set<String> lost = holding ? remote.releaseHeld(stillOurs, table) : remote.release(stillOurs);
-        for (LockEntry entry : stillOurs) {
-            if (lost.contains(entry.key())) {
-                observer.onLeaseLost(entry.key());
+        try {
+            Set<String> lost = holding ? remote.releaseHeld(stillOurs, table) : remote.release(stillOurs);
+            for (LockEntry entry : stillOurs) {
+                if (lost.contains(entry.key())) {
+                    observer.onLeaseLost(entry.key());
+                }
             }
+        } finally { // whatever the store threw: a closed lease's entries never stay in the table (nor renewed)
+            last.forEach(table::removeReleased);
         }
-        last.forEach(table::removeReleased);
     }
 
     @Override
@@ -190,12 +193,15 @@ final class StoreBacking implements Backing {
             observer.onLeaseLost(entry.key());
         }
         if (entry.dropHold() == 0) {
-            if (!entry.isLost()) {
-                for (String key : remote.release(List.of(entry))) {
-                    observer.onLeaseLost(key);
+            try {
+                if (!entry.isLost()) {
+                    for (String key : remote.release(List.of(entry))) {
+                        observer.onLeaseLost(key);
+                    }
                 }
+            } finally {
+                table.removeReleased(entry);
             }
-            table.removeReleased(entry);
         }
     }
 
