@@ -78,12 +78,12 @@ public final class WaitingCrowd {
         }
     }
 
-    private record Result(long millis, int platformThreads, int overlaps) {
+    private record Result(long millis, int threadsBefore, int platformThreads, int overlaps) {
     }
 
     private static void print(int round, String as, Result result) {
-        System.out.printf(Locale.ROOT, "| %d | %s | %,d ms | %d | %d |%n", round, as, result.millis(),
-                result.platformThreads(), result.overlaps());
+        System.out.printf(Locale.ROOT, "| %d | %s | %,d ms | %d (%d before) | %d |%n", round, as, result.millis(),
+                result.platformThreads(), result.threadsBefore(), result.overlaps());
     }
 
     /** One crowd: {@code Mono} subscriptions when {@code virtual} is null, else blocking calls on its threads. */
@@ -103,7 +103,8 @@ public final class WaitingCrowd {
             served.incrementAndGet();
         };
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        AtomicInteger most = new AtomicInteger(mx.getThreadCount());
+        int before = mx.getThreadCount();
+        AtomicInteger most = new AtomicInteger(before);
         AtomicLong sampling = new AtomicLong(1);
         Thread sampler = new Thread(() -> {
             while (sampling.get() == 1) {
@@ -156,7 +157,7 @@ public final class WaitingCrowd {
         if (served.get() != n) {
             throw new IllegalStateException(served.get() + " of " + n + " served");
         }
-        return new Result(millis, most.get(), overlaps.get());
+        return new Result(millis, before, most.get(), overlaps.get());
     }
 
     /** {@code Executors.newVirtualThreadPerTaskExecutor()} on Java 21 and later; {@code null} before. */
