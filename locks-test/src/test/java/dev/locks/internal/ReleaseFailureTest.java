@@ -12,7 +12,6 @@ import dev.locks.test.InMemoryLockServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -58,17 +57,11 @@ class ReleaseFailureTest {
     }
 
     /** A node of the in-memory server whose releases can fail with an exception no store documents. */
-    private static final class Failing implements RemoteLockStore {
-        final RemoteLockStore node;
+    private static final class Failing extends DelegatingLockStore {
         volatile boolean failReleases;
 
         Failing(RemoteLockStore node) {
-            this.node = node;
-        }
-
-        @Override
-        public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
-            return node.tryAcquire(keys, owner, leaseMillis);
+            super(node);
         }
 
         @Override
@@ -77,36 +70,6 @@ class ReleaseFailureTest {
                 throw new IllegalStateException("the client's connection is closed");
             }
             return node.release(keys);
-        }
-
-        @Override
-        public Set<String> renew(List<Ownership> keys) {
-            return node.renew(keys);
-        }
-
-        @Override
-        public List<RemoteLock> scan(int batchSize) {
-            return node.scan(batchSize);
-        }
-
-        @Override
-        public RemoteLock get(String key) {
-            return node.get(key);
-        }
-
-        @Override
-        public boolean forceRelease(String key) {
-            return node.forceRelease(key);
-        }
-
-        @Override
-        public boolean subscribe(Consumer<String> released, Runnable missed) {
-            return node.subscribe(released, missed);
-        }
-
-        @Override
-        public void close() {
-            node.close();
         }
     }
 }

@@ -16,9 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -121,8 +119,7 @@ class StoreWaitTest {
      * with {@link StoreBusyException}), and can place tickets (order 1) so that a leaving waiter takes its ticket
      * out.
      */
-    private static final class Recording implements RemoteLockStore {
-        final RemoteLockStore node;
+    private static final class Recording extends DelegatingLockStore {
         final Queue<Long> acquireWaits = new ConcurrentLinkedQueue<>();
         final Queue<Long> dequeueWaits = new ConcurrentLinkedQueue<>();
         final Queue<String> dequeued = new ConcurrentLinkedQueue<>();
@@ -131,12 +128,7 @@ class StoreWaitTest {
         volatile boolean placesTickets;
 
         Recording(RemoteLockStore node) {
-            this.node = node;
-        }
-
-        @Override
-        public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
-            return node.tryAcquire(keys, owner, leaseMillis);
+            super(node);
         }
 
         @Override
@@ -162,41 +154,6 @@ class StoreWaitTest {
                 throw new StoreBusyException("every connection of the test store was busy.");
             }
             dequeue(keys, ticketId);
-        }
-
-        @Override
-        public Set<String> release(List<Ownership> keys) {
-            return node.release(keys);
-        }
-
-        @Override
-        public Set<String> renew(List<Ownership> keys) {
-            return node.renew(keys);
-        }
-
-        @Override
-        public List<RemoteLock> scan(int batchSize) {
-            return node.scan(batchSize);
-        }
-
-        @Override
-        public RemoteLock get(String key) {
-            return node.get(key);
-        }
-
-        @Override
-        public boolean forceRelease(String key) {
-            return node.forceRelease(key);
-        }
-
-        @Override
-        public boolean subscribe(Consumer<String> released, Runnable missed) {
-            return node.subscribe(released, missed);
-        }
-
-        @Override
-        public void close() {
-            node.close();
         }
     }
 }

@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -106,8 +105,7 @@ class TicketRefreshTest {
      * (order 1), {@code enqueue} refreshes it, {@code dequeue} and a successful acquire take it out, and, when
      * {@code bulk}, {@code refreshTickets} extends those still there, counted.
      */
-    private static final class Queues implements RemoteLockStore {
-        final RemoteLockStore node;
+    private static final class Queues extends DelegatingLockStore {
         final boolean bulk;
         final Set<String> liveTickets = ConcurrentHashMap.newKeySet();
         final AtomicInteger refreshCalls = new AtomicInteger();
@@ -115,13 +113,8 @@ class TicketRefreshTest {
         final AtomicInteger refreshingEnqueues = new AtomicInteger();
 
         Queues(RemoteLockStore node, boolean bulk) {
-            this.node = node;
+            super(node);
             this.bulk = bulk;
-        }
-
-        @Override
-        public Attempt tryAcquire(List<String> keys, Owner owner, long leaseMillis) {
-            return node.tryAcquire(keys, owner, leaseMillis);
         }
 
         @Override
@@ -165,41 +158,6 @@ class TicketRefreshTest {
         @Override
         public void dequeue(List<String> keys, String ticketId) {
             liveTickets.remove(ticketId);
-        }
-
-        @Override
-        public Set<String> release(List<Ownership> keys) {
-            return node.release(keys);
-        }
-
-        @Override
-        public Set<String> renew(List<Ownership> keys) {
-            return node.renew(keys);
-        }
-
-        @Override
-        public List<RemoteLock> scan(int batchSize) {
-            return node.scan(batchSize);
-        }
-
-        @Override
-        public RemoteLock get(String key) {
-            return node.get(key);
-        }
-
-        @Override
-        public boolean forceRelease(String key) {
-            return node.forceRelease(key);
-        }
-
-        @Override
-        public boolean subscribe(Consumer<String> released, Runnable missed) {
-            return node.subscribe(released, missed);
-        }
-
-        @Override
-        public void close() {
-            node.close();
         }
     }
 }

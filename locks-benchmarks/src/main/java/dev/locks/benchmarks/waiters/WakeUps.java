@@ -7,6 +7,7 @@ import dev.locks.benchmarks.jdbc.DatabasePool;
 import dev.locks.benchmarks.redis.CommandStats;
 import dev.locks.benchmarks.redis.RedisServerProcess;
 import dev.locks.jdbc.JdbcLockRegistry;
+import dev.locks.jdbc.test.CountingDataSource;
 import dev.locks.redis.RedisLockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -108,13 +109,14 @@ public final class WakeUps {
     private static Row onDatabase(String db, int n) throws Exception {
         try (DatabasePool pool = DatabasePool.start(db)) {
             CountingDataSource counted = new CountingDataSource(pool.dataSource());
+            LongSupplier pollers = counted::executedByPollers;
             List<JdbcLockRegistry> nodes = new ArrayList<>();
             try {
                 for (int i = 0; i < 3; i++) {
                     nodes.add(JdbcLockRegistry.builder((DataSource) counted).initializeSchema(i == 0)
                             .cleanupInterval(Duration.ZERO).build());
                 }
-                return run(n, nodes, counted::statements, () -> 0, counted::pollerStatements);
+                return run(n, nodes, () -> counted.executed().size() - pollers.getAsLong(), () -> 0, pollers);
             } finally {
                 nodes.forEach(JdbcLockRegistry::close);
             }

@@ -25,6 +25,7 @@ public final class CountingDataSource implements DataSource {
     private final DataSource target;
     private final List<String> executed = new CopyOnWriteArrayList<>();
     private final java.util.concurrent.atomic.AtomicInteger opened = new java.util.concurrent.atomic.AtomicInteger();
+    private final java.util.concurrent.atomic.LongAdder polls = new java.util.concurrent.atomic.LongAdder();
 
     public CountingDataSource(DataSource target) {
         this.target = target;
@@ -33,6 +34,14 @@ public final class CountingDataSource implements DataSource {
     /** The SQL of every statement executed so far, in order. */
     public List<String> executed() {
         return List.copyOf(executed);
+    }
+
+    /**
+     * How many of {@link #executed()} a release poller ran (its thread, {@code locks-jdbc-poll}: one query per node
+     * every poll interval, whatever the callers do).
+     */
+    public long executedByPollers() {
+        return polls.sum();
     }
 
     /** How many connections were taken from it so far. */
@@ -62,7 +71,7 @@ public final class CountingDataSource implements DataSource {
                 String sql = (String) args[0];
                 return proxy(PreparedStatement.class, prepared, (m, a) -> {
                     if (m.getName().startsWith("execute")) {
-                        executed.add(sql);
+                        executed(sql);
                     }
                     return m.invoke(prepared, a);
                 });
@@ -70,13 +79,20 @@ public final class CountingDataSource implements DataSource {
             if (result instanceof Statement plain) {
                 return proxy(Statement.class, plain, (m, a) -> {
                     if (m.getName().startsWith("execute")) {
-                        executed.add((String) a[0]);
+                        executed((String) a[0]);
                     }
                     return m.invoke(plain, a);
                 });
             }
             return result;
         });
+    }
+
+    private void executed(String sql) {
+        executed.add(sql);
+        if (Thread.currentThread().getName().startsWith("locks-jdbc-poll")) {
+            polls.increment();
+        }
     }
 
     @FunctionalInterface
