@@ -316,7 +316,7 @@ final class RemoteLocks implements AutoCloseable {
      * 55 of their 70 statements per acquisition refreshing tickets).
      */
     void refresh(Waiter waiter) {
-        if (waiter.remoteKeys.isEmpty() || clock.nanoTime() - waiter.remotePlacedNanos < TICKET_REFRESH_NANOS) {
+        if (waiter.remoteKeys.isEmpty() || clock.nanoTime() - lastTouched(waiter) < TICKET_REFRESH_NANOS) {
             return;
         }
         if (!store.refreshesTickets()) {
@@ -336,7 +336,7 @@ final class RemoteLocks implements AutoCloseable {
         List<RemoteLockStore.Queued> tickets = new ArrayList<>();
         for (Waiter waiter : queued) {
             List<String> keys = waiter.queuedKeys;
-            if (!keys.isEmpty() && sent - waiter.remotePlacedNanos >= TICKET_REFRESH_NANOS / 2) {
+            if (!keys.isEmpty() && sent - lastTouched(waiter) >= TICKET_REFRESH_NANOS / 2) {
                 due.add(waiter);
                 tickets.add(new RemoteLockStore.Queued(keys, waiter.remoteId));
             }
@@ -352,8 +352,15 @@ final class RemoteLocks implements AutoCloseable {
             return;
         }
         for (Waiter waiter : due) {
-            waiter.remotePlacedNanos = sent; // as enqueue: dated before the call, never later than the store's
+            waiter.remoteRefreshedNanos = sent; // as enqueue: dated before the call, never later than the store's
         }
+    }
+
+    /** When {@code waiter}'s ticket was last placed or extended in the store. */
+    private static long lastTouched(Waiter waiter) {
+        long placed = waiter.remotePlacedNanos;
+        long refreshed = waiter.remoteRefreshedNanos;
+        return refreshed - placed > 0 ? refreshed : placed;
     }
 
     /** {@code waiter}'s tickets are no longer where {@link #placed} put them all: the node's refresh follows. */
@@ -410,6 +417,7 @@ final class RemoteLocks implements AutoCloseable {
         waiter.remoteOrder = order;
         waiter.remoteKeys.addAll(keys);
         waiter.remotePlacedNanos = clock.nanoTime();
+        waiter.remoteRefreshedNanos = waiter.remotePlacedNanos; // (so that lastTouched compares two times)
         waiter.queuedKeys = List.copyOf(waiter.remoteKeys);
         queued.add(waiter);
     }

@@ -63,8 +63,14 @@ final class Waiter {
     /** Volatile: the queues read it to tell, among a key's asynchronous waiters, whom the store lets in first. */
     volatile long remoteOrder;
     final Set<String> remoteKeys = new LinkedHashSet<>();
-    /** Volatile: a refresh of all of a node's tickets ({@link RemoteLocks#refresh}) reads and moves it. */
+    /** When the waiter's ticket was last placed (or re-placed) in the store by its own calls. */
     volatile long remotePlacedNanos;
+    /**
+     * When a refresh of all of a node's tickets ({@link RemoteLocks#refresh}) last extended this one's, if it was
+     * still queued: that refresh never places a ticket, so {@link #remotePlacedNanos} does not move with it, and a
+     * ticket that was gone is placed again by the waiter's next attempt or local block.
+     */
+    volatile long remoteRefreshedNanos;
     /** {@link #remoteKeys} as last placed, for the node's refresh of its tickets (another thread's). */
     volatile List<String> queuedKeys = List.of();
     /**

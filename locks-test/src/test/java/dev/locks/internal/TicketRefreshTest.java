@@ -61,7 +61,9 @@ class TicketRefreshTest {
         assertThat(store.refreshedTickets.get()).as("tickets refreshed while held %s", HOLD)
                 .isGreaterThanOrEqualTo(2 * WAITERS);
         assertThat(store.refreshCalls.get()).as("bulk refreshes, %d waiters", 2 * WAITERS).isBetween(1, 12);
-        assertThat(store.refreshingEnqueues.get()).as("waiters' own refreshes").isZero();
+        // a few waiters blocked in this node's memory, woken a second or more after their last placement, place
+        // their tickets again themselves (a bulk refresh never does): per attempt, not per second of waiting
+        assertThat(store.refreshingEnqueues.get()).as("waiters' own refreshes").isLessThan(WAITERS / 2);
         assertThat(store.liveTickets).as("tickets left behind").isEmpty();
     }
 
