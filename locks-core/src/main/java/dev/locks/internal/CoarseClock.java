@@ -59,8 +59,16 @@ final class CoarseClock {
     private long forgottenUpTo;
     private long forgottenLongest;
 
+    private final int idleTicks;
+
     CoarseClock(String threadName) {
+        this(threadName, IDLE_TICKS);
+    }
+
+    /** A clock whose ticker parks after {@code idleTicks} ticks without a stamp (tests: a short idle spell). */
+    CoarseClock(String threadName, int idleTicks) {
         this.threadName = threadName;
+        this.idleTicks = idleTicks;
     }
 
     /** A stamp: the last tick plus {@link #SLACK_NANOS}, or {@code System.nanoTime()} itself when no tick is kept. */
@@ -172,6 +180,11 @@ final class CoarseClock {
 
     private void tickWhileUsed() {
         Thread self = Thread.currentThread();
+        synchronized (this) {
+            // the starter holds this monitor until it has published this thread as the ticker: without waiting for
+            // it, the loop below could see no ticker yet and end at once, leaving a dead ticker and a tick that
+            // never moves (CoarseClockTest saw one in three such starts)
+        }
         int unused = 0;
         while (ticker == self) {
             LockSupport.parkNanos(this, TICK_NANOS);
@@ -181,8 +194,8 @@ final class CoarseClock {
                     return;
                 }
                 if (tick != IDLE) {
-                    if (++unused < IDLE_TICKS || used) {
-                        if (unused >= IDLE_TICKS) {
+                    if (++unused < idleTicks || used) {
+                        if (unused >= idleTicks) {
                             unused = 0;
                             used = false;
                         }

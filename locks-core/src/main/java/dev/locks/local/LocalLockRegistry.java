@@ -19,12 +19,12 @@ import java.util.Optional;
  *   <li>A lock is stale once its owning thread has terminated or it has been held past its own lock
  *       timeout: an acquire that meets one removes it on the spot, and {@link #sweep()} removes all of them,
  *       in batches, without stopping acquirers.</li>
- *   <li>On the system clock an uncontended acquire stamps its lease with a time that one daemon thread per JVM
- *       refreshes every millisecond, rather than reading {@code System.nanoTime()}: a lock is never judged stale
- *       before its lock timeout, and at most a tick (2 ms) after it, unless that thread was held up (a busy
- *       machine descheduled it) when the lease was stamped: then its timeout counts from when the thread ran
- *       again. {@link Builder#preciseClock(boolean)} reads the clock on every acquire instead; any other clock is
- *       always read.</li>
+ *   <li>With {@link Builder#preciseClock(boolean) preciseClock(false)}, on the system clock an uncontended
+ *       acquire stamps its lease with a time that one daemon thread per JVM refreshes every millisecond, rather
+ *       than reading {@code System.nanoTime()}: a lock is never judged stale before its lock timeout, and at most a
+ *       tick (2 ms) after it, unless that thread was held up (a busy machine descheduled it) when the lease was
+ *       stamped: then its timeout counts from when the thread ran again. By default every acquire reads the
+ *       clock.</li>
  *   <li>Unless {@link Builder#cleanupInterval(Duration)} is zero, the registry sweeps by itself every
  *       interval (default 5 minutes) on one daemon thread, stopped by {@link #close()}. The Spring Boot
  *       starter turns this off and schedules its own sweeper.</li>
@@ -69,20 +69,20 @@ public final class LocalLockRegistry extends AbstractLockRegistry implements Non
 
         private Builder() {
             super("local");
-            coarseClock(true);
         }
 
         /**
-         * Whether every acquire reads the clock itself ({@code true}) rather than, by default on
-         * {@link dev.locks.LocksClock#system()}, a time that one daemon thread per JVM refreshes every millisecond
-         * (a field read instead of a {@code System.nanoTime()} call, which costs 20 to 30 ns on a virtual machine).
-         * Either way a lock is never judged stale before its lock timeout has passed since it was taken; with the
-         * coarse time it is judged so up to 2 ms after that (longer only when that thread was held up, by as long
-         * as it was), and {@link Lease#acquiredAt()} and {@link Lease#expiresAt()} may be up to 2 ms later than a
-         * precise reading would make them (earlier only when that thread was held up). Any other
-         * clock ({@link #clock(dev.locks.LocksClock)}, a test's manual clock) is always read itself. The thread
-         * starts with the first acquire, parks after a second without one, and ends when the last registry using
-         * it is closed.
+         * Whether every acquire reads the clock itself ({@code true}, the default) or, with {@code false}, on
+         * {@link dev.locks.LocksClock#system()}, an uncontended exclusive acquire stamps its lease with a time that
+         * one daemon thread per JVM refreshes every millisecond (a field read instead of a {@code System.nanoTime()}
+         * call, which costs 20 to 30 ns on a virtual machine). Either way a lock is never judged stale before its
+         * lock timeout has passed since it was taken; with the coarse time it is judged so up to 2 ms after that
+         * (longer only when that thread was held up, by as long as it was), and {@link Lease#acquiredAt()} and
+         * {@link Lease#expiresAt()} may be up to 2 ms later than a precise reading would make them (earlier only when
+         * that thread was held up). Any other clock ({@link #clock(dev.locks.LocksClock)}, a test's manual clock) is
+         * always read itself. The thread starts with the first acquire, parks after a second without one, and ends
+         * when the last registry using it is closed. The precise clock stays the default until the coarse one has
+         * been measured on a quiet machine and run longer.
          */
         public Builder preciseClock(boolean precise) {
             coarseClock(!precise);

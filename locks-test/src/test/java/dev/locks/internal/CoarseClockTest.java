@@ -104,6 +104,9 @@ class CoarseClockTest {
 
     @Test
     void tickerShouldStartWithTheFirstStampParkWhenUnusedAndEndWithItsLastUser() {
+        // a clock of its own that idles after 10 ticks, not 1,000: on a busy machine 1 ms parks stretch to tens of
+        // ms, and two spells of 1,000 of them once took longer than a minute
+        CoarseClock clock = new CoarseClock("coarse-clock-idle-test", 10);
         assertThat(clock.ticker()).isNull();
         clock.use();
         clock.use();
@@ -112,8 +115,7 @@ class CoarseClockTest {
         Thread ticker = clock.ticker();
         assertThat(ticker).isNotNull();
         assertThat(ticker.isDaemon()).isTrue();
-        // idle: parked, after two idle spells of IDLE_TICKS parks of 1 ms each, which a VM may stretch several times
-        await().atMost(Duration.ofSeconds(60)).until(() -> ticker.getState() == Thread.State.WAITING);
+        await().atMost(Duration.ofSeconds(60)).until(() -> ticker.getState() == Thread.State.WAITING); // idle: parked
         long woken = clock.stamp();
         assertThat(woken).as("after idling, a precise reading").isLessThanOrEqualTo(System.nanoTime());
         assertThat(clock.ticker()).isSameAs(ticker);
@@ -134,7 +136,8 @@ class CoarseClockTest {
         int before = CoarseClock.SHARED.users();
         List<LocalLockRegistry> registries = new ArrayList<>();
         for (int i = 0; i < 20; i++) {
-            LocalLockRegistry registry = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).build();
+            LocalLockRegistry registry = LocalLockRegistry.builder().preciseClock(false).cleanupInterval(Duration.ZERO)
+                    .build();
             registries.add(registry);
             registry.acquire(List.of("k")).close();
         }
@@ -161,7 +164,7 @@ class CoarseClockTest {
         int before = CoarseClock.SHARED.users();
         ManualClock manual = new ManualClock();
         try (LocalLockRegistry precise = LocalLockRegistry.builder().preciseClock(true).build();
-                LocalLockRegistry onManual = LocalLockRegistry.builder().clock(manual).build()) {
+                LocalLockRegistry onManual = LocalLockRegistry.builder().preciseClock(false).clock(manual).build()) {
             assertThat(CoarseClock.SHARED.users()).isEqualTo(before);
             precise.acquire(List.of("k")).close();
 
@@ -184,7 +187,8 @@ class CoarseClockTest {
     @Test
     void keyOfALiveHolderShouldNeverBeTakenBeforeItsLockTimeout() {
         Duration timeout = Duration.ofMillis(20);
-        try (LocalLockRegistry registry = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).build()) {
+        try (LocalLockRegistry registry = LocalLockRegistry.builder().preciseClock(false)
+                .cleanupInterval(Duration.ZERO).build()) {
             for (int i = 0; i < 25; i++) {
                 long before = System.nanoTime();
                 Lease held = registry.acquire(List.of("k"), AcquireOptions.defaults().withLockTimeout(timeout));

@@ -21,14 +21,15 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class InterleavedClockCycle {
 
-    private static final String[] NAMES = {"engine, coarse clock (default)", "engine, preciseClock(true)",
+    private static final String[] NAMES = {"engine, preciseClock(false)", "engine, precise clock (default)",
         "floor: putIfAbsent + remove", "System.nanoTime()"};
     private static final int SLICE = 20_000;
 
     private final List<String> keys = List.of("account:1000");
     private final ConcurrentHashMap<String, Thread> map = new ConcurrentHashMap<>();
     private final Thread self = Thread.currentThread();
-    private final LocalLockRegistry coarse = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).build();
+    private final LocalLockRegistry coarse = LocalLockRegistry.builder().cleanupInterval(Duration.ZERO)
+            .preciseClock(false).build();
     private final LocalLockRegistry precise =
             LocalLockRegistry.builder().cleanupInterval(Duration.ZERO).preciseClock(true).build();
     private long sink;
