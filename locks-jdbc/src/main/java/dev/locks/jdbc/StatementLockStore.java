@@ -66,8 +66,6 @@ final class StatementLockStore implements JdbcStore {
     /** How long a free row stays for the pollers before the sweep deletes it. */
     private static final long FREE_ROW_MILLIS = 60_000;
     private static final String HELD_SUFFIX = "~held";
-    /** The most tickets' keys one refresh statement extends. */
-    private static final int REFRESH_BATCH = 500;
 
     private final Dialect dialect;
     private final Schema schema;
@@ -559,51 +557,6 @@ final class StatementLockStore implements JdbcStore {
             enqueueRows(connection, stored, ticket.id(), order, at.plus(ticket.leaseMillis(), ChronoUnit.MILLIS));
             return order;
         });
-    }
-
-    @Override
-    public boolean refreshesTickets() {
-        return true;
-    }
-
-    /**
-     * One {@code UPDATE} per {@value #REFRESH_BATCH} tickets' keys, of the rows still there (never an insert),
-     * in key order as every statement locks rows.
-     */
-    @Override
-    public void refreshTickets(List<Queued> tickets, long leaseMillis) {
-        record Row(Stored key, String ticketId) {
-        }
-        List<Row> rows = new ArrayList<>();
-        for (Queued queued : tickets) {
-            for (String key : queued.keys()) {
-                rows.add(new Row(stored(key), queued.ticketId()));
-            }
-        }
-        rows.sort((a, b) -> {
-            int byKey = Arrays.compareUnsigned(a.key().bytes(), b.key().bytes());
-            return byKey != 0 ? byKey : a.ticketId().compareTo(b.ticketId());
-        });
-        for (int from = 0; from < rows.size(); from += REFRESH_BATCH) {
-            List<Row> batch = rows.subList(from, Math.min(rows.size(), from + REFRESH_BATCH));
-            run(() -> "refresh " + batch.size() + " waiters' tickets", UNBOUNDED_WAIT, connection -> {
-                LocalDateTime expires = now(connection).plus(leaseMillis, ChronoUnit.MILLIS);
-                StringBuilder sql = new StringBuilder("UPDATE " + waiters
-                        + " SET expires_at = ? WHERE (lock_key, ticket_id) IN (");
-                for (int i = 0; i < batch.size(); i++) {
-                    sql.append(i == 0 ? "(?, ?)" : ", (?, ?)");
-                }
-                try (PreparedStatement statement = connection.prepareStatement(sql.append(')').toString())) {
-                    setTime(statement, 1, expires);
-                    int parameter = 2;
-                    for (Row row : batch) {
-                        statement.setBytes(parameter++, row.key().bytes());
-                        statement.setString(parameter++, row.ticketId());
-                    }
-                    return statement.executeUpdate();
-                }
-            });
-        }
     }
 
     @Override

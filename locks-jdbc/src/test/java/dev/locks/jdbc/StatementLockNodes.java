@@ -10,13 +10,11 @@ import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
 import dev.locks.contract.Starvation;
 import dev.locks.contract.Threads;
-import dev.locks.spi.RemoteLockStore;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -55,34 +53,6 @@ abstract class StatementLockNodes {
 
     JdbcLockRegistry node() {
         return node(JdbcLockRegistry.builder(dataSource()));
-    }
-
-    /**
-     * A node's bulk refresh of its waiters' tickets extends the tickets still queued, by the database's clock, and
-     * never places one again that its waiter took out meanwhile (issue 24: one statement per node, not one per
-     * waiter).
-     */
-    @Test
-    void aRefreshShouldExtendTicketsStillQueuedAndNeverPlaceOneAgain() throws Exception {
-        JdbcStore store = node().store();
-        store.enqueue(List.of("k1", "k2"), new RemoteLockStore.Ticket("t1", 0, 1_000));
-        store.enqueue(List.of("k1"), new RemoteLockStore.Ticket("t2", 0, 1_000));
-        store.dequeue(List.of("k1"), "t2");
-        assertThat(store.refreshesTickets()).isTrue();
-
-        store.refreshTickets(List.of(new RemoteLockStore.Queued(List.of("k1", "k2"), "t1"),
-                new RemoteLockStore.Queued(List.of("k1"), "t2")), 600_000);
-
-        try (Connection connection = dataSource().getConnection(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT ticket_id, expires_at FROM locks_waiter")) {
-            List<String> tickets = new ArrayList<>();
-            while (rows.next()) {
-                tickets.add(rows.getString(1));
-                assertThat(rows.getTimestamp(2).toInstant()).as("extended by ten minutes")
-                        .isAfter(Instant.now().plus(Duration.ofMinutes(5)));
-            }
-            assertThat(tickets).as("t1 on both keys; t2, taken out, not placed again").containsExactly("t1", "t1");
-        }
     }
 
     @Test
