@@ -3,6 +3,7 @@ package dev.locks.benchmarks.orders;
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
+import dev.locks.benchmarks.redis.RedisNodes;
 import dev.locks.benchmarks.redis.RedisServerProcess;
 import dev.locks.redis.RedisLockRegistry;
 import java.time.Duration;
@@ -16,8 +17,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * Orders of one to three SKUs out of a few dozen, on Redis nodes (registries on their own connection factories,
@@ -106,18 +105,9 @@ public final class MixedOrders {
      */
     public static List<Size> run(int port, Settings settings) throws Exception {
         List<Size> sizes = List.of(new Size(), new Size(), new Size());
-        List<LettuceConnectionFactory> factories = new ArrayList<>();
-        List<RedisLockRegistry> nodes = new ArrayList<>();
         ExecutorService threads = Executors.newFixedThreadPool(settings.nodes() * settings.threadsPerNode());
-        try {
-            for (int i = 0; i < settings.nodes(); i++) {
-                LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                        new RedisStandaloneConfiguration("127.0.0.1", port));
-                factory.afterPropertiesSet();
-                factory.start();
-                factories.add(factory);
-                nodes.add(RedisLockRegistry.builder(factory).cleanupInterval(Duration.ZERO).build());
-            }
+        try (RedisNodes redisNodes = new RedisNodes(port, settings.nodes())) {
+            List<RedisLockRegistry> nodes = redisNodes.registries();
             AcquireOptions options = AcquireOptions.defaults().withInfiniteRetries()
                     .withWaitTime(settings.waitTime());
             long end = System.nanoTime() + settings.duration().toNanos();
@@ -134,8 +124,6 @@ public final class MixedOrders {
             return sizes;
         } finally {
             threads.shutdownNow();
-            nodes.forEach(RedisLockRegistry::close);
-            factories.forEach(LettuceConnectionFactory::destroy);
         }
     }
 

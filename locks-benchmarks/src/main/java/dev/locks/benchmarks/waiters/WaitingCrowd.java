@@ -2,6 +2,7 @@ package dev.locks.benchmarks.waiters;
 
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
+import dev.locks.benchmarks.redis.RedisNodes;
 import dev.locks.benchmarks.redis.RedisServerProcess;
 import dev.locks.redis.RedisLockRegistry;
 import java.lang.management.ManagementFactory;
@@ -17,8 +18,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -47,29 +46,16 @@ public final class WaitingCrowd {
         ExecutorService virtual = virtualThreads();
         System.out.printf("# %d waiters on one Redis key, %d cores, Java %s%n", n,
                 Runtime.getRuntime().availableProcessors(), Runtime.version());
-        try (RedisServerProcess server = RedisServerProcess.start()) {
-            List<LettuceConnectionFactory> factories = new ArrayList<>();
-            List<RedisLockRegistry> nodes = new ArrayList<>();
-            try {
-                for (int i = 0; i < 2; i++) {
-                    LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                            new RedisStandaloneConfiguration("127.0.0.1", server.port()));
-                    factory.afterPropertiesSet();
-                    factory.start();
-                    factories.add(factory);
-                    nodes.add(RedisLockRegistry.builder(factory).cleanupInterval(Duration.ZERO).build());
+        try (RedisServerProcess server = RedisServerProcess.start();
+                RedisNodes redisNodes = new RedisNodes(server.port(), 2)) {
+            List<RedisLockRegistry> nodes = redisNodes.registries();
+            System.out.println("| round | waiting as | all served after | most platform threads | overlaps |");
+            System.out.println("| ---: | --- | ---: | ---: | ---: |");
+            for (int round = 1; round <= rounds; round++) {
+                print(round, "`Mono` subscriptions", crowd(nodes, n, null));
+                if (virtual != null) {
+                    print(round, "virtual threads", crowd(nodes, n, virtual));
                 }
-                System.out.println("| round | waiting as | all served after | most platform threads | overlaps |");
-                System.out.println("| ---: | --- | ---: | ---: | ---: |");
-                for (int round = 1; round <= rounds; round++) {
-                    print(round, "`Mono` subscriptions", crowd(nodes, n, null));
-                    if (virtual != null) {
-                        print(round, "virtual threads", crowd(nodes, n, virtual));
-                    }
-                }
-            } finally {
-                nodes.forEach(RedisLockRegistry::close);
-                factories.forEach(LettuceConnectionFactory::destroy);
             }
         } finally {
             if (virtual != null) {

@@ -5,10 +5,10 @@ import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.benchmarks.jdbc.DatabasePool;
 import dev.locks.benchmarks.redis.CommandStats;
+import dev.locks.benchmarks.redis.RedisNodes;
 import dev.locks.benchmarks.redis.RedisServerProcess;
 import dev.locks.jdbc.JdbcLockRegistry;
 import dev.locks.jdbc.test.CountingDataSource;
-import dev.locks.redis.RedisLockRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +18,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongSupplier;
 import javax.sql.DataSource;
-import org.springframework.data.redis.connection.RedisStandaloneConfiguration;
-import org.springframework.data.redis.connection.lettuce.LettuceConnectionFactory;
 
 /**
  * SPEC 8 (issue 24): what one acquisition costs the backend when many wait for one key. A node holds the key;
@@ -79,30 +77,16 @@ public final class WakeUps {
     }
 
     private static Row onRedis(int n) throws Exception {
-        try (RedisServerProcess server = RedisServerProcess.start()) {
-            List<LettuceConnectionFactory> factories = new ArrayList<>();
-            List<RedisLockRegistry> nodes = new ArrayList<>();
-            try {
-                for (int i = 0; i < 3; i++) {
-                    LettuceConnectionFactory factory = new LettuceConnectionFactory(
-                            new RedisStandaloneConfiguration("127.0.0.1", server.port()));
-                    factory.afterPropertiesSet();
-                    factory.start();
-                    factories.add(factory);
-                    nodes.add(RedisLockRegistry.builder(factory).cleanupInterval(Duration.ZERO).build());
-                }
-                LongSupplier scripts = () -> {
-                    CommandStats stats = CommandStats.parse(server.info("commandstats"));
-                    return stats.calls().getOrDefault("evalsha", 0L) + stats.calls().getOrDefault("eval", 0L)
-                            + stats.calls().getOrDefault("fcall", 0L);
-                };
-                LongSupplier publishes = () -> CommandStats.parse(server.info("commandstats")).calls()
-                        .getOrDefault("publish", 0L);
-                return run(n, nodes, scripts, publishes, () -> 0);
-            } finally {
-                nodes.forEach(RedisLockRegistry::close);
-                factories.forEach(LettuceConnectionFactory::destroy);
-            }
+        try (RedisServerProcess server = RedisServerProcess.start();
+                RedisNodes nodes = new RedisNodes(server.port(), 3)) {
+            LongSupplier scripts = () -> {
+                CommandStats stats = CommandStats.parse(server.info("commandstats"));
+                return stats.calls().getOrDefault("evalsha", 0L) + stats.calls().getOrDefault("eval", 0L)
+                        + stats.calls().getOrDefault("fcall", 0L);
+            };
+            LongSupplier publishes = () -> CommandStats.parse(server.info("commandstats")).calls()
+                    .getOrDefault("publish", 0L);
+            return run(n, nodes.registries(), scripts, publishes, () -> 0);
         }
     }
 
