@@ -21,7 +21,8 @@ import java.time.Instant;
  *       message). While computing, the record expires after the current computer's compute timeout: that
  *       expiry is the compute lock, whose end lets a waiter take over. Once done, it stays for a grace period
  *       of a few seconds (Redis: 5 s), so that a waiter whose notice was lost still learns a {@code null}
- *       result or a failure by claiming again;</li>
+ *       result or a failure by claiming again; a value whose TTL is shorter than that grace period is kept in the
+ *       done record too, so that a waiter that reads only after the value expired still gets it;</li>
  *   <li>its <em>invalidated miss</em>, at most one: the record of a miss that was computing when the key was
  *       {@linkplain #invalidate invalidated}, set aside with its compute lock's expiry. Only the callers that
  *       wait for that miss see it again (by its id); its completion stores no value but keeps it in the record,
@@ -95,7 +96,8 @@ public interface RemoteComputeStore extends AutoCloseable {
      *       record, as {@link Notice.Outcome#UNSTORED} with its bytes);</li>
      *   <li>the key's miss record is computing: {@link Claim.Wait} for it (the {@code awaited} turn or not);</li>
      *   <li>the record is done and is {@code awaited}'s with a {@code null} result or a failure: {@link Claim.Done}
-     *       with it;</li>
+     *       with it; with a value kept in the record (its TTL was shorter than the grace period, and it expired):
+     *       {@link Claim.Done} with {@link Notice.Outcome#UNSTORED} and those bytes;</li>
      *   <li>there is no record and {@code awaited} is given (its computer's compute lock expired, nobody
      *       finished): the claimant takes over that miss in the next turn, {@code awaited.turn() + 1}, with
      *       {@code awaited}'s id, hint and TTL: {@link Claim.Compute};</li>
@@ -119,7 +121,8 @@ public interface RemoteComputeStore extends AutoCloseable {
      * <ul>
      *   <li>if the key's miss record is {@code ticket.miss()}'s and computing: stores the value unless it is
      *       {@code null}, with the completion's TTL, marks the record done (value or {@code null} result, kept for
-     *       the grace period), and publishes {@link Completion#notice()}: true. When the completion
+     *       the grace period; a value whose TTL is shorter than the grace period kept in it too, its bytes), and
+     *       publishes {@link Completion#notice()}: true. When the completion
      *       {@linkplain Completion#fresh() keeps fresh-value data} and stores the value: records its write time
      *       (for {@link #entry}'s age and {@link Claimant#refreshAfter()}), keeps it readable as stale by
      *       {@link #entry} for {@link Completion#staleIfError()} after its TTL, and ends the key's error
@@ -311,7 +314,9 @@ public interface RemoteComputeStore extends AutoCloseable {
         /**
          * The awaited miss is over, as its record tells it: {@link Notice.Outcome#NULL} for a {@code null} result;
          * {@link Notice.Outcome#FAILED} with the failure's class name and message; or, for an invalidated miss,
-         * {@link Notice.Outcome#UNSTORED} with its value's bytes (or {@link Notice.Outcome#NULL}).
+         * {@link Notice.Outcome#UNSTORED} with its value's bytes (or {@link Notice.Outcome#NULL}), and for a miss
+         * whose short-lived value expired before the claim, {@link Notice.Outcome#UNSTORED} with the bytes its
+         * record kept.
          *
          * @param value the bytes of an {@link Notice.Outcome#UNSTORED} value, else {@code null}
          */

@@ -260,8 +260,8 @@ final class StatementComputeStore extends SqlComputeStore {
                 } else if (current.computing(at)) {
                     waitFor = current;
                 } else if (awaited != null && current.miss().equals(awaited.id())
-                        && !"value".equals(current.outcome())) {
-                    return new Claimed(null, null, current);
+                        && (!"value".equals(current.outcome()) || current.value() != null)) {
+                    return new Claimed(null, null, current); // a short-lived value, expired, is kept in the record
                 }
                 // done, and its value is gone (expired, invalidated) or it is not the miss the caller waited for
             } else if (awaited != null) {
@@ -303,16 +303,22 @@ final class StatementComputeStore extends SqlComputeStore {
             Record record = lock(connection, bytes(completion.key()));
             long at = now(connection);
             if (record.computing(at) && record.miss().equals(completion.ticket().miss())) {
+                long ttlMillis = completion.ttlMillis() < 0 ? record.ttlMillis() : completion.ttlMillis();
+                boolean kept = completion.value() != null && ttlMillis > 0 && ttlMillis < grace;
                 try (PreparedStatement statement = connection.prepareStatement("UPDATE " + compute
-                        + " SET state = 'done', outcome = ?, expires_at = ? WHERE compute_key = ?"
+                        + " SET state = 'done', outcome = ?, stored_value = ?, expires_at = ? WHERE compute_key = ?"
                         + " AND invalidated = FALSE")) {
                     statement.setString(1, outcome);
-                    statement.setLong(2, at + grace);
-                    statement.setBytes(3, record.key());
+                    if (kept) { // for a waiter that reads it only after it expired
+                        statement.setBytes(2, completion.value());
+                    } else {
+                        statement.setNull(2, Types.VARBINARY);
+                    }
+                    statement.setLong(3, at + grace);
+                    statement.setBytes(4, record.key());
                     statement.executeUpdate();
                 }
                 if (completion.value() != null) {
-                    long ttlMillis = completion.ttlMillis() < 0 ? record.ttlMillis() : completion.ttlMillis();
                     store(connection, record.key(), completion.value(), at, ttlMillis, completion.staleMillis());
                 }
                 tell(connection, completion.notice(), at);

@@ -99,7 +99,7 @@ CREATE TABLE IF NOT EXISTS locks_compute (
     outcome       VARCHAR(10) CHARACTER SET ascii NULL, -- 'value', 'null' or 'failed'
     class_name    TEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,
     message       MEDIUMTEXT CHARACTER SET utf8mb4 COLLATE utf8mb4_bin NULL,
-    stored_value  LONGBLOB    NULL, -- the value an invalidated miss ended with, for the waiters on other nodes
+    stored_value  LONGBLOB    NULL, -- the value an invalidated or short-lived miss ended with, for waiters on other nodes
     expires_at    BIGINT      NOT NULL,
     PRIMARY KEY (compute_key, invalidated),
     INDEX locks_compute_expires_at (expires_at)

@@ -576,7 +576,7 @@ CREATE TABLE IF NOT EXISTS locks_compute (
     outcome       text        CHECK (outcome IN ('value', 'null', 'failed')),
     class_name    text,
     message       text,
-    value         bytea,                -- the value an invalidated miss ended with, for the waiters on other nodes
+    value         bytea,                -- the value an invalidated or short-lived miss ended with, for waiters on other nodes
     expires_at    timestamptz NOT NULL,
     PRIMARY KEY (compute_key, invalidated)
 );
@@ -589,8 +589,8 @@ CREATE INDEX IF NOT EXISTS locks_compute_expires_at ON locks_compute (expires_at
 --   'hit' (o_value), 'compute' (o_miss, o_turn, o_hint, o_ttl_ms),
 --   'wait' (o_miss, o_turn, o_hint, o_ttl_ms; o_left_ms until that computer's turn runs out, o_computer its
 --          description, o_started_at when it took its turn),
---   'done': the awaited miss ended with o_outcome 'null' or 'failed' (o_class, o_message), or, invalidated
---          meanwhile, with 'value' (o_value, not stored).
+--   'done': the awaited miss ended with o_outcome 'null' or 'failed' (o_class, o_message), or with 'value'
+--          (o_value): invalidated meanwhile (not stored), or short-lived and expired before the caller read it.
 -- p_refresh_ms > 0 for a background refresh: a value stored at least that long ago counts as missing.
 CREATE OR REPLACE FUNCTION locks_compute_claim(p_key text, p_computer text, p_desc text, p_timeout_ms bigint,
         p_new_miss text, p_hint text, p_ttl_ms bigint, p_awaited text, p_turn int, p_awaited_hint text,
@@ -641,9 +641,10 @@ BEGIN
                 RETURN;
             ELSIF r.state = 'computing' THEN
                 v_waiting := true;
-            ELSIF r.miss_id = p_awaited AND r.outcome <> 'value' THEN
+            ELSIF r.miss_id = p_awaited AND (r.outcome <> 'value' OR r.value IS NOT NULL) THEN
                 o_kind := 'done';
                 o_outcome := r.outcome;
+                o_value := r.value;
                 o_class := r.class_name;
                 o_message := r.message;
                 RETURN;
@@ -707,7 +708,8 @@ $$;
 -- invalidated while it ran is settled the same way but stores nothing (its value stays in its record for the
 -- grace period, for the waiters on other nodes), and notifies p_unstored_notice. Returns 1 if this completion
 -- settled the miss and stored its value, 2 if it settled an invalidated miss, 0 (changing nothing) if the miss
--- is over or unknown. A stored value keeps a stale copy for p_stale_ms after its TTL (0 or -1: none; a value
+-- is over or unknown. A stored value whose TTL is shorter than the grace period stays in the miss's record too,
+-- for a waiter that reads it only after it expired. A stored value keeps a stale copy for p_stale_ms after its TTL (0 or -1: none; a value
 -- without TTL needs none) and ends the key's back-off.
 CREATE OR REPLACE FUNCTION locks_compute_complete(p_key text, p_miss text, p_outcome text, p_value bytea,
         p_ttl_ms bigint, p_grace_ms bigint, p_notice text, p_unstored_notice text, p_stale_ms bigint)
@@ -719,7 +721,10 @@ BEGIN
     p_key := locks_key(p_key);
     PERFORM pg_advisory_xact_lock(hashtext('locks_compute'), hashtext(p_key));
     v_now := clock_timestamp();
-    UPDATE locks_compute c SET state = 'done', outcome = p_outcome, expires_at = v_now + p_grace_ms * interval '1 millisecond'
+    UPDATE locks_compute c SET state = 'done', outcome = p_outcome,
+        value = CASE WHEN p_outcome = 'value' AND (CASE WHEN p_ttl_ms >= 0 THEN p_ttl_ms ELSE c.ttl_ms END)
+            BETWEEN 1 AND p_grace_ms - 1 THEN p_value END,
+        expires_at = v_now + p_grace_ms * interval '1 millisecond'
     WHERE c.compute_key = p_key AND NOT c.invalidated AND c.miss_id = p_miss AND c.state = 'computing'
       AND c.expires_at > v_now
     RETURNING c.ttl_ms INTO v_ttl;

@@ -14,7 +14,8 @@
 --       | {'compute', miss, turn, hint, ttl}: the caller computes (a promoted caller: the same miss, next turn)
 --       | {'wait', miss, turn, hint, ttl, pttl, description, at}: another computer, whose lock ends in pttl ms
 --       | {'done', outcome, class, message}: the awaited miss ended with a null result or a failure
---       | {'done', 'value', value}: the awaited miss, invalidated meanwhile, ended with this value (not stored).
+--       | {'done', 'value', value}: the awaited miss, invalidated meanwhile, ended with this value (not stored),
+--         or ended with this short-lived value, which expired before the caller read it (compute-complete.lua).
 local value = redis.call('GET', KEYS[1])
 if value then
   local refresh = tonumber(ARGV[11])
@@ -37,7 +38,7 @@ if ARGV[7] ~= '' then
   end
 end
 local miss = redis.call('HMGET', KEYS[2], 'miss', 'turn', 'hint', 'ttl', 'state', 'outcome', 'class', 'message',
-  'desc', 'at')
+  'desc', 'at', 'value')
 
 local function start(id, turn, hint, ttl)
   local now = redis.call('TIME')
@@ -54,6 +55,9 @@ if miss[1] then
   end
   if miss[1] == ARGV[7] and miss[6] ~= 'value' then
     return {'done', miss[6], miss[7] or '', miss[8]}
+  end
+  if miss[1] == ARGV[7] and miss[11] then
+    return {'done', 'value', miss[11]}
   end
   -- done, and its value is gone (expired, invalidated) or it is not the miss the caller waited for
 elseif ARGV[7] ~= '' then

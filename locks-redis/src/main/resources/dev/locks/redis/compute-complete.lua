@@ -1,7 +1,8 @@
 -- Settles a miss with its first successful completion, from any of its computers (the current one or one
 -- whose turn timed out): stores the value unless the result is null, marks the miss done and tells every node.
 -- A miss whose key was invalidated while it ran (compute-invalidate.lua) is settled the same way but stores
--- nothing: its value stays in its own record for the grace period, for the waiters on other nodes.
+-- nothing: its value stays in its own record for the grace period, for the waiters on other nodes. So does a
+-- stored value whose TTL is shorter than the grace period, for a waiter that reads it only after it expired.
 -- KEYS[1]: the value; KEYS[2]: the miss record; KEYS[3]: the record of the key's invalidated miss;
 -- KEYS[4]: the value's write time, its lifetime in ms (the TTL, or ARGV[10] for none) expiring after as long, so
 --   that its age is that lifetime less its PTTL; KEYS[5]: its stale copy, expiring ARGV[9] ms after the value;
@@ -24,11 +25,13 @@ if miss[1] ~= ARGV[1] or miss[2] ~= 'computing' then
   redis.call('PUBLISH', ARGV[6], ARGV[8])
   return 2
 end
+local kept = false
 if ARGV[2] == 'value' then
   local ttl = tonumber(ARGV[4])
   if ttl < 0 then
     ttl = tonumber(miss[3])
   end
+  kept = ttl > 0 and ttl < tonumber(ARGV[5])
   if ttl > 0 then
     redis.call('SET', KEYS[1], ARGV[3], 'PX', ttl)
   else
@@ -49,6 +52,9 @@ if ARGV[2] == 'value' then
   redis.call('DEL', KEYS[6])
 end
 redis.call('HSET', KEYS[2], 'state', 'done', 'outcome', ARGV[2])
+if kept then
+  redis.call('HSET', KEYS[2], 'value', ARGV[3])
+end
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('PUBLISH', ARGV[6], ARGV[7])
 return 1

@@ -338,9 +338,13 @@ public final class InMemoryComputeServer {
                     if (current.computing) {
                         return waitFor(current);
                     }
-                    if (awaited != null && current.miss.equals(awaited.id())
-                            && current.outcome != Notice.Outcome.VALUE) {
-                        return done(current);
+                    if (awaited != null && current.miss.equals(awaited.id())) {
+                        if (current.outcome != Notice.Outcome.VALUE) {
+                            return done(current);
+                        }
+                        if (current.value != null) { // its short-lived value expired before this waiter read it
+                            return new Claim.Done(Notice.Outcome.UNSTORED, current.value, null, null);
+                        }
                     }
                 } else if (awaited != null) {
                     return start(key, claimant, awaited.id(), awaited.turn() + 1, awaited.hint(), awaited.ttlMillis());
@@ -395,6 +399,8 @@ public final class InMemoryComputeServer {
                         backOffs.remove(key);
                     }
                     settle(current, value == null ? Notice.Outcome.NULL : Notice.Outcome.VALUE);
+                    long ttlMillis = completion.ttl() == null ? current.ttlMillis : millis(completion.ttl(), 0);
+                    current.value = ttlMillis > 0 && ttlMillis < DONE_GRACE.toMillis() ? value : null;
                     publish(completion.notice());
                     return true;
                 }
