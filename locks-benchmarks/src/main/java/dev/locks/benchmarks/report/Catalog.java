@@ -44,7 +44,7 @@ final class Catalog {
     private static final Row LOCAL = new Row("thisProject", "**this project**: `LocalLockRegistry.acquire` + `close`");
 
     static final List<Table> TABLES = List.of(singleKey(), multiKey(2), multiKey(8), spreadKeys(), annotations(),
-            computeHit(), redis(1), redis(5), redisLatency(1), redisLatency(5), redisComputeHit(), redisCluster(1),
+            computeHit(), redis(1), redis(5), redisAnnotations(), redisLatency(1), redisLatency(5), redisComputeHit(), redisCluster(1),
             redisCluster(5), jdbc(1), jdbc(5),
             handOff(), jdbcHandOff(),
             stampede(), freshValues(), memory());
@@ -75,6 +75,15 @@ final class Catalog {
                         new Row("fetchOrComputeHit", "**this project**: `@FetchOrCompute` hit"),
                         new Row("cacheableSyncHit", "Spring `@Cacheable(sync = true)` hit, Caffeine cache"),
                         new Row("bareMethod", "the bare method, no proxy")), List.of());
+    }
+
+    private static Table redisAnnotations() {
+        return new Table("`@Locked` on Redis: blocking and on `Mono`",
+                "µs per call, lower is better. The starter on `locks.backend=redis`, the same bean and SpEL key as "
+                        + "above; each thread has a key of its own: nobody waits." + JMH,
+                "RedisAnnotations", false, null,
+                List.of(new Row("lockedMono", "**this project**: `@Locked` on `Mono`, the caller's `block()`"),
+                        new Row("locked", "**this project**: `@Locked`, blocking")), List.of());
     }
 
     private static Table computeHit() {

@@ -63,6 +63,7 @@ record JmhSuite(String benchmarkClass, List<Integer> threads, boolean needsRedis
             new JmhSuite("RedisLocks", List.of(1, 4), true),
             new JmhSuite("RedisLocks", List.of(4), true, "thisProject|floorLettuce|shedLock"),
             new JmhSuite("RedisComputeHit", List.of(1, 4), true),
+            new JmhSuite("RedisAnnotations", List.of(1, 4), true),
             new JmhSuite("RedisClusterLocks", List.of(1, 4), true),
             new JmhSuite("JdbcLocks", List.of(1, 4), false));
 

@@ -104,6 +104,9 @@ final class Targets {
             }
             atMost("`@Locked` on `Mono` (subscribed, blocked on) ≤ the blocking `@Locked` call, " + threads
                     + " thread(s)", "SpringAnnotations", "lockedMono", "locked", threads, 1.0);
+            atMost("Redis: `@Locked` on `Mono` (subscribed, blocked on) ≤ 1.5× the blocking `@Locked` call, "
+                    + (threads == 1 ? 1 : 4) + " thread(s)", "RedisAnnotations", "lockedMono", "locked",
+                    threads == 1 ? 1 : 4, 1.5);
             atMost("`fetchOrCompute` hit ≤ 2× Caffeine `getIfPresent` (size bound + expiry), " + threads + " thread(s)",
                     "LocalComputeHit", "thisProject", "caffeineGetIfPresent", threads, 2.0);
             atMost("`fetchOrCompute` hit ≤ 2× Caffeine `get(key, fn)`, " + threads + " thread(s)",

@@ -42,7 +42,12 @@ public final class BenchmarkContext {
 
     /** The context with {@code properties} ({@code name=value}) besides its own, say {@code locks.cache.*}. */
     public static ConfigurableApplicationContext start(String... properties) {
-        return new SpringApplicationBuilder(Beans.class)
+        return start(new Class<?>[0], properties);
+    }
+
+    /** The context with more bean definitions ({@code sources}), say a Redis connection factory. */
+    public static ConfigurableApplicationContext start(Class<?>[] sources, String... properties) {
+        return new SpringApplicationBuilder(Beans.class).sources(sources)
                 .web(WebApplicationType.NONE)
                 .bannerMode(Banner.Mode.OFF)
                 .logStartupInfo(false)
