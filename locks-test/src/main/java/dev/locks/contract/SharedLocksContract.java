@@ -135,6 +135,9 @@ public abstract class SharedLocksContract {
         });
         CountDownLatch writerHolds = new CountDownLatch(1);
         CountDownLatch writerMayGo = new CountDownLatch(1);
+        // one reader surely in when the writer comes (between the stream's reads the key can be free for a moment,
+        // and a writer that found it so never waited: seen once in a clean-clone run on Redis)
+        Lease anchor = registry.acquire(List.of("k"), SHARED);
         Future<Long> writer = threads.start(() -> {
             try (Lease lease = registry.acquire(List.of("k"), writerOptions)) {
                 writerHolds.countDown();
@@ -142,9 +145,10 @@ public abstract class SharedLocksContract {
                 return lease.fencingToken();
             }
         });
+        assertThat(writerBlocked.await(Threads.BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue(); // it waits for them
+        anchor.close();
         // the stream of readers does not starve it: it gets the key while they keep trying
         assertThat(writerHolds.await(Threads.BOUND.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        assertThat(writerBlocked.getCount()).isZero(); // it did wait for the readers
         assertThat(registry.heldLocks().stream().filter(lock -> lock.key().equals("k"))).hasSize(1); // no reader in
         writerMayGo.countDown();
         Threads.get(writer);
