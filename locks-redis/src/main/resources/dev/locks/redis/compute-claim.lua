@@ -53,11 +53,13 @@ if miss[1] then
   if miss[5] == 'computing' then
     return {'wait', miss[1], miss[2], miss[3], miss[4], redis.call('PTTL', KEYS[2]), miss[9], miss[10]}
   end
-  if miss[1] == ARGV[7] and miss[6] ~= 'value' then
-    return {'done', miss[6], miss[7] or '', miss[8]}
-  end
-  if miss[1] == ARGV[7] and miss[11] then
-    return {'done', 'value', miss[11]}
+  if miss[1] == ARGV[7] then
+    if miss[6] ~= 'value' then
+      return {'done', miss[6], miss[7] or '', miss[8]}
+    end
+    if miss[11] then
+      return {'done', 'value', miss[11]}
+    end
   end
   -- done, and its value is gone (expired, invalidated) or it is not the miss the caller waited for
 elseif ARGV[7] ~= '' then

@@ -51,9 +51,10 @@ if ARGV[2] == 'value' then
   end
   redis.call('DEL', KEYS[6])
 end
-redis.call('HSET', KEYS[2], 'state', 'done', 'outcome', ARGV[2])
 if kept then
-  redis.call('HSET', KEYS[2], 'value', ARGV[3])
+  redis.call('HSET', KEYS[2], 'state', 'done', 'outcome', ARGV[2], 'value', ARGV[3])
+else
+  redis.call('HSET', KEYS[2], 'state', 'done', 'outcome', ARGV[2])
 end
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
 redis.call('PUBLISH', ARGV[6], ARGV[7])

@@ -389,8 +389,8 @@ public final class InMemoryComputeServer {
                 call("complete");
                 Record current = live(misses, key);
                 if (current != null && current.miss.equals(ticket.miss()) && current.computing) {
+                    long ttlMillis = completion.ttl() == null ? current.ttlMillis : millis(completion.ttl(), 0);
                     if (value != null) {
-                        long ttlMillis = completion.ttl() == null ? current.ttlMillis : millis(completion.ttl(), 0);
                         long expires = expiresAfter(ttlMillis);
                         Duration staleIfError = completion.fresh() ? completion.staleIfError() : Duration.ZERO;
                         long stale = expires == NEVER || staleIfError.isZero() ? expires
@@ -399,7 +399,6 @@ public final class InMemoryComputeServer {
                         backOffs.remove(key);
                     }
                     settle(current, value == null ? Notice.Outcome.NULL : Notice.Outcome.VALUE);
-                    long ttlMillis = completion.ttl() == null ? current.ttlMillis : millis(completion.ttl(), 0);
                     current.value = ttlMillis > 0 && ttlMillis < DONE_GRACE.toMillis() ? value : null;
                     publish(completion.notice());
                     return true;

@@ -44,8 +44,8 @@ final class Catalog {
     private static final Row LOCAL = new Row("thisProject", "**this project**: `LocalLockRegistry.acquire` + `close`");
 
     static final List<Table> TABLES = List.of(singleKey(), multiKey(2), multiKey(8), spreadKeys(), annotations(),
-            computeHit(), redis(1), redis(5), redisAnnotations(), redisLatency(1), redisLatency(5), redisComputeHit(), redisCluster(1),
-            redisCluster(5), jdbc(1), jdbc(5),
+            computeHit(), redis(1), redis(5), redisAnnotations(), redisLatency(1), redisLatency(5), redisComputeHit(),
+            redisCluster(1), redisCluster(5), jdbc(1), jdbc(5),
             handOff(), jdbcHandOff(),
             stampede(), freshValues(), memory());
 

@@ -42,6 +42,7 @@ final class Targets {
         targets.memory();
         targets.handOff();
         targets.annotations();
+        targets.redisAnnotations();
         targets.stampede();
         targets.freshValues();
         targets.redis();
@@ -104,15 +105,20 @@ final class Targets {
             }
             atMost("`@Locked` on `Mono` (subscribed, blocked on) ≤ the blocking `@Locked` call, " + threads
                     + " thread(s)", "SpringAnnotations", "lockedMono", "locked", threads, 1.0);
-            atMost("Redis: `@Locked` on `Mono` (subscribed, blocked on) ≤ 1.5× the blocking `@Locked` call, "
-                    + (threads == 1 ? 1 : 4) + " thread(s)", "RedisAnnotations", "lockedMono", "locked",
-                    threads == 1 ? 1 : 4, 1.5);
             atMost("`fetchOrCompute` hit ≤ 2× Caffeine `getIfPresent` (size bound + expiry), " + threads + " thread(s)",
                     "LocalComputeHit", "thisProject", "caffeineGetIfPresent", threads, 2.0);
             atMost("`fetchOrCompute` hit ≤ 2× Caffeine `get(key, fn)`, " + threads + " thread(s)",
                     "LocalComputeHit", "thisProject", "caffeineGet", threads, 2.0);
             atMost("`@FetchOrCompute` hit ≤ `@Cacheable(sync = true)` hit on Caffeine, " + threads + " thread(s)",
                     "SpringAnnotations", "fetchOrComputeHit", "cacheableSyncHit", threads, 1.0);
+        }
+    }
+
+    /** Issue 24: the reactive call on Redis within 1.5× of the blocking one, at the suite's thread counts. */
+    private void redisAnnotations() {
+        for (int threads : List.of(1, 4)) {
+            atMost("Redis: `@Locked` on `Mono` (subscribed, blocked on) ≤ 1.5× the blocking `@Locked` call, "
+                    + threads + " thread(s)", "RedisAnnotations", "lockedMono", "locked", threads, 1.5);
         }
     }
 
