@@ -28,6 +28,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.client.HttpClientErrorException;
 import org.springframework.web.client.RestClient;
 
 /**
@@ -113,7 +114,10 @@ class TwoInstancesOnRedisTests {
 
     @Test
     void balanceReportShouldRunOnOneInstanceAtATimeAndShowInTheEndpointOfBoth() {
-        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+        // between a run's held-over lock expiring and the next run taking it (and after the extension empties Redis)
+        // the key is free, and the endpoint answers 404 for a free key: that is a moment to look again, not a failure
+        await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(100))
+                .ignoreExceptionsInstanceOf(HttpClientErrorException.NotFound.class).untilAsserted(() -> {
             DocumentContext seenByFirst = get(first, "/actuator/locks/job:balance-report");
             DocumentContext seenBySecond = get(second, "/actuator/locks/job:balance-report");
             assertThat(seenBySecond.read("$.fencingToken", Long.class))
