@@ -21,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongConsumer;
 
@@ -51,7 +50,6 @@ final class RemoteLocks implements AutoCloseable {
     private final String node;
     private final String nodeId;
     private final AtomicLong leases = new AtomicLong();
-    private final AtomicBoolean subscribedBefore = new AtomicBoolean();
     private final RemoteWaiters waiters;
     private final boolean notified;
     private final long infiniteLeaseMillis;
@@ -77,14 +75,13 @@ final class RemoteLocks implements AutoCloseable {
     }
 
     /**
-     * The subscription was confirmed. The first time, nothing can have been missed; every later time it
-     * comes back after an outage, when releases may have gone unseen (or locks vanished with a restarted
-     * server), so every waiter tries again at once.
+     * The subscription was confirmed: every waiter of the node tries again at once. Releases may have gone unseen
+     * before: after an outage (or locks vanished with a restarted server), and the first time too, when the store
+     * confirms later than it subscribed (PostgreSQL's {@code LISTEN} runs on the node's listening thread) and a
+     * waiter was turned away meanwhile. With nobody waiting it costs nothing.
      */
     private void subscribed() {
-        if (subscribedBefore.getAndSet(true)) {
-            waiters.releasedAll();
-        }
+        waiters.releasedAll();
     }
 
     /**

@@ -48,8 +48,23 @@ public final class Threads implements AutoCloseable {
             throw e;
         } catch (TimeoutException e) {
             future.cancel(true);
-            throw new AssertionError("no result within " + bound + ": deadlock or lost wake-up?", e);
+            throw new AssertionError("no result within " + bound + ": deadlock or lost wake-up? The library's threads:"
+                    + libraryThreads(), e);
         }
+    }
+
+    /** The stacks of the library's threads ({@code locks-*}), to tell a deadlock from a lost wake-up. */
+    private static String libraryThreads() {
+        StringBuilder dump = new StringBuilder();
+        Thread.getAllStackTraces().forEach((thread, stack) -> {
+            if (thread.getName().startsWith("locks")) {
+                dump.append("\n\"").append(thread.getName()).append("\" ").append(thread.getState());
+                for (int i = 0; i < Math.min(stack.length, 12); i++) {
+                    dump.append("\n    at ").append(stack[i]);
+                }
+            }
+        });
+        return dump.length() == 0 ? " none" : dump.toString();
     }
 
     /** A thread that runs {@code task} and then terminates, started and joined. */

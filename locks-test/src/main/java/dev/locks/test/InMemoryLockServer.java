@@ -52,7 +52,11 @@ public final class InMemoryLockServer {
         this.down = down;
     }
 
-    /** While silent, releases are not published (a subscription that is down). */
+    /**
+     * While silent, releases are not published (a subscription that is down), and a node that subscribes meanwhile
+     * is confirmed only at the next {@link #resubscribe()} (as PostgreSQL's {@code LISTEN}, which the node's listening
+     * thread sends some time after the registry started).
+     */
     public void silent(boolean silent) {
         this.silent = silent;
     }
@@ -265,7 +269,9 @@ public final class InMemoryLockServer {
             this.missed = missed;
             subscribers.add(released);
             resubscribed.add(missed);
-            missed.run();
+            if (!silent) {
+                missed.run();
+            }
             return true;
         }
 

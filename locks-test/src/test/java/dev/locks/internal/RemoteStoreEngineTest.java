@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
@@ -175,6 +176,30 @@ class RemoteStoreEngineTest {
 
         server.silent(false);
         server.resubscribe();
+
+        Threads.get(waiting).close();
+    }
+
+    /**
+     * A node's first subscription may be confirmed after its first waiters were turned away by the store (PostgreSQL's
+     * {@code LISTEN} runs on the node's listening thread, some time after the registry started): a release meanwhile
+     * told nobody on that node, so the first confirmation, like every later one, has its waiters try again.
+     */
+    @Test
+    void releasesBeforeTheFirstConfirmationShouldWakeWaitersWhenItComes() throws Exception {
+        EngineLockRegistry a = node();
+        server.silent(true);
+        EngineLockRegistry b = node(); // subscribed, not confirmed yet
+        Lease held = a.acquire(List.of("k"));
+        Future<Lease> waiting = threads.start(() -> b.acquire(List.of("k"),
+                DEFAULTS.withRetries(1).withRetryInterval(Duration.ofMinutes(5))));
+        await().atMost(Threads.BOUND).until(() -> server.calls("tryAcquire") >= 2);
+        held.close(); // told nobody on b
+        Thread.sleep(100);
+        assertThat(waiting).as("the release went unseen").isNotDone();
+
+        server.silent(false);
+        server.resubscribe(); // b's first confirmation
 
         Threads.get(waiting).close();
     }
@@ -390,6 +415,49 @@ class RemoteStoreEngineTest {
             Threads.get(future, Duration.ofMinutes(3));
         }
         assertThat(counter[0]).isEqualTo(24_000);
+        assertThat(server.keys()).isEmpty();
+    }
+
+    /**
+     * Asynchronous waiters on two nodes for a key a third node holds: half are woken only (a retry interval of
+     * minutes), half retry every few milliseconds, so the key's queue on each node is asked for its asynchronous
+     * lead again and again while waiters join it, leave it and get their places in the store. The lead a queue keeps
+     * between those changes must be the one a walk would find: a stale one wakes a waiter the store turns away, the
+     * wake-up is not handed on, and a woken-only waiter never gets the key.
+     */
+    @Test
+    void asyncCrowdsOnTwoNodesShouldAllBeServedOneAtATime() throws Exception {
+        EngineLockRegistry holder = node();
+        List<EngineLockRegistry> waiting = List.of(node(), node());
+        AcquireOptions wokenOnly = DEFAULTS.withInfiniteRetries().withRetryInterval(Duration.ofMinutes(5))
+                .withWaitTime(Duration.ofMinutes(2));
+        AcquireOptions retrying = wokenOnly.withRetryInterval(Duration.ofMillis(5));
+        Lease held = holder.acquire(List.of("k"));
+        AtomicInteger inside = new AtomicInteger();
+        AtomicInteger overlaps = new AtomicInteger();
+        AtomicInteger served = new AtomicInteger();
+        List<CompletableFuture<Void>> crowd = new ArrayList<>();
+        for (int i = 0; i < 400; i++) {
+            EngineLockRegistry node = waiting.get(i % 2);
+            crowd.add(node.acquireAsync(List.of("k"), i % 4 < 2 ? wokenOnly : retrying).thenAccept(lease -> {
+                try (lease) {
+                    if (inside.incrementAndGet() != 1) {
+                        overlaps.incrementAndGet();
+                    }
+                    served.incrementAndGet();
+                    inside.decrementAndGet();
+                }
+            }));
+        }
+        Thread.sleep(200); // first attempts made, the crowds queued
+
+        held.close();
+        for (CompletableFuture<Void> each : crowd) {
+            Threads.get(each, Threads.BOUND.multipliedBy(2));
+        }
+
+        assertThat(overlaps).hasValue(0);
+        assertThat(served).hasValue(400);
         assertThat(server.keys()).isEmpty();
     }
 }
