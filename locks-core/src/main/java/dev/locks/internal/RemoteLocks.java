@@ -50,6 +50,7 @@ final class RemoteLocks implements AutoCloseable {
     private final String node;
     private final String nodeId;
     private final AtomicLong leases = new AtomicLong();
+    private final WaitQueues queues;
     private final RemoteWaiters waiters;
     private final boolean notified;
     private final long infiniteLeaseMillis;
@@ -65,6 +66,7 @@ final class RemoteLocks implements AutoCloseable {
         this.clock = clock;
         this.maintenance = maintenance;
         this.retries = new StoreRetries(store, clock, maintenance);
+        this.queues = queues;
         this.waiters = new RemoteWaiters(queues);
         this.infiniteLeaseMillis = store.infiniteLeaseMillis();
         long pid = ProcessHandle.current().pid();
@@ -349,7 +351,10 @@ final class RemoteLocks implements AutoCloseable {
     }
 
     private void placed(Waiter waiter, long order, List<String> keys) {
-        waiter.remoteOrder = order;
+        if (waiter.remoteOrder != order) {
+            waiter.remoteOrder = order;
+            queues.changed(waiter); // the store lets it in by this order: its queues' leads may change
+        }
         waiter.remoteKeys.addAll(keys);
         waiter.remotePlacedNanos = clock.nanoTime();
     }

@@ -144,7 +144,10 @@ final class WaitQueues {
                 leave(waiter.keys[i], waiter); // as what it waited for there: the head of a store's key hands on
             }
         }
-        waiter.local = local;
+        if (waiter.local != local) {
+            waiter.local = local;
+            changed(waiter); // which releases wake it changed in the queues it stays in
+        }
         for (int i = from; i < to; i++) {
             if (i < waiter.from || i >= waiter.to) {
                 join(waiter.keys[i], waiter);
@@ -152,6 +155,22 @@ final class WaitQueues {
         }
         waiter.from = from;
         waiter.to = to;
+    }
+
+    /**
+     * {@code waiter}'s place in the store ({@link Waiter#remoteOrder}) or whether it waits for a table entry changed:
+     * the queues it is in work out their asynchronous leads again.
+     */
+    void changed(Waiter waiter) {
+        if (!waiter.isAsync()) {
+            return;
+        }
+        for (int i = waiter.from; i < waiter.to; i++) {
+            Queue queue = queues.get(waiter.keys[i]);
+            if (queue != null) {
+                queue.asyncChanged();
+            }
+        }
     }
 
     /** Takes {@code waiter} out of every queue it is in: it got its keys, or gave up. */
@@ -201,6 +220,9 @@ final class WaitQueues {
             synchronized (queue) {
                 if (!queue.gone) {
                     queue.waiters.add(waiter);
+                    if (waiter.isAsync()) {
+                        queue.asyncChanged();
+                    }
                     return;
                 }
             }
@@ -221,6 +243,9 @@ final class WaitQueues {
                     && queue.first(null, STORE, false) == waiter;
             if (!queue.waiters.remove(waiter)) {
                 return;
+            }
+            if (waiter.isAsync()) {
+                queue.asyncChanged();
             }
             if (queue.waiters.isEmpty()) {
                 queue.gone = true;
@@ -251,6 +276,19 @@ final class WaitQueues {
     private final class Queue {
         final TreeSet<Waiter> waiters = new TreeSet<>(OLDEST_FIRST);
         boolean gone;
+        /**
+         * The asynchronous waiter that a release of each kind ({@code TABLE}, {@code STORE}, {@code ANY}) wakes, once
+         * worked out ({@link #asyncLeadsKnown}, a bit per kind) and until an asynchronous waiter joins, leaves, or
+         * changes its place in the store or the kind of release it waits for: every one of a crowd of them asks at
+         * each of its retries whether it leads ({@link WaitQueues#leadsAsync}), and a walk of the queue each time
+         * cost the crowd {@code n²} steps per retry interval.
+         */
+        private final Waiter[] asyncLeads = new Waiter[3];
+        private int asyncLeadsKnown;
+
+        synchronized void asyncChanged() {
+            asyncLeadsKnown = 0;
+        }
 
         synchronized boolean olderThan(long order) {
             return !waiters.isEmpty() && waiters.first().order < order;
@@ -334,7 +372,12 @@ final class WaitQueues {
          * store lets in first: the lowest order there (when placed), else the oldest here.
          */
         synchronized Waiter firstAsync(Waiter except, int whose) {
-            return first(except, whose, true);
+            if ((asyncLeadsKnown & (1 << whose)) == 0) {
+                asyncLeads[whose] = first(null, whose, true);
+                asyncLeadsKnown |= 1 << whose;
+            }
+            Waiter lead = asyncLeads[whose];
+            return except == null || lead != except ? lead : first(except, whose, true);
         }
 
         /**
