@@ -83,7 +83,8 @@ final class WaitQueues {
      * When not fair (in front of a store, which orders the waiters of every node), what keeps a shared acquirer
      * ({@code waiter}, or a newcomer when null) of {@code key} behind an older exclusive waiter of this JVM (SPEC 13:
      * writers are not starved), or {@code null}. The store orders the nodes' waiters; this keeps the order within
-     * the node, which a store may leave to it (the JDBC store ignores a node's own tickets).
+     * the node, which a store may leave to it (one whose queues leave out a node's own tickets: {@code
+     * RemoteLockStore.queuesOwnWaiters} false).
      */
     Blocker olderWriter(String key, Waiter waiter) {
         if (fair || queues.isEmpty() || !olderWriterWaits(key, waiter)) {

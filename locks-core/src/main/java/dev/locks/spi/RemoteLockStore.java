@@ -155,9 +155,11 @@ public interface RemoteLockStore extends AutoCloseable {
 
     /**
      * Whether the store's queues order the waiters of one node among themselves too (a ticket of the caller's own
-     * node counts as any other's, as on Redis). When not (the default: a store without queues, or one that leaves a
-     * node's own waiters to the node, as the JDBC store does), the engine itself keeps a node's newer shared
-     * acquirers of a key behind its older exclusive waiter of that key (SPEC 13: writers are not starved).
+     * node counts as any other's, as on Redis and the JDBC stores). When not (the default: a store without queues, or
+     * one that leaves a node's own waiters to the node), the engine itself keeps a node's newer shared acquirers of a
+     * key behind its older exclusive waiter of that key (SPEC 13: writers are not starved); a node's exclusive
+     * waiters then have no order among themselves, and many one-key callers of a node can starve its many-key
+     * waiter.
      */
     default boolean queuesOwnWaiters() {
         return false;

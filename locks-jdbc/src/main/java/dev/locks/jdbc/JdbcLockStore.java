@@ -152,6 +152,12 @@ final class JdbcLockStore implements JdbcStore {
         return true;
     }
 
+    /** Every ticket counts in {@code locks_queued_ahead}, this node's own too. */
+    @Override
+    public boolean queuesOwnWaiters() {
+        return true;
+    }
+
     /**
      * One statement ({@code acquire_shared}): each key's group row in the lock table keeps exclusive acquirers out,
      * and each holder is a row of the holders' table with its own owner, token and expiry. A lease of infinite lock

@@ -51,8 +51,8 @@ import javax.sql.DataSource;
  * from the counter row {@code fencing}, drawn after the keys' rows are locked, and never below the database's clock in
  * microseconds (as on PostgreSQL).
  *
- * <p>Fairness across nodes (SPEC 3) as on PostgreSQL: the tickets of waiting acquires in {@code <prefix>waiter}, the
- * oldest live ticket of another node first.
+ * <p>Fairness (SPEC 3) as on PostgreSQL: the tickets of waiting acquires in {@code <prefix>waiter}, the oldest live
+ * ticket first, whichever node it is of.
  *
  * <p>Shared and counted holds (SPEC 13) as on PostgreSQL: a key's row is its group row ({@code ~shared} or
  * {@code ~permits:<n>}), each holder a row of {@code <prefix>holder}, read and written only with the group row
@@ -230,14 +230,15 @@ final class StatementLockStore implements JdbcStore {
     }
 
     /**
-     * Who asks, for the rows' {@link Row#queued} flags: whether a live ticket of another node than {@code ownerId}'s,
-     * older than {@code order} (any, when 0), waits for the key. Ids are {@code "<node>:<n>"}: a node orders its own
-     * waiters in its memory, and a queue that also ordered them here could cross that order.
+     * Who asks, for the rows' {@link Row#queued} flags: whether a live ticket other than {@code ticketId} (empty for a
+     * caller without one), older than {@code order} (any, when 0), waits for the key. Every node's tickets count, the
+     * asker's node's own too, as on Redis: a node's threads contend for a key in its memory without an order of their
+     * own, and a queue that left them out let a node's one-key callers starve its three-key waiter (issue 24).
      */
-    private record Asker(String ownerId, long order) {
+    private record Asker(String ticketId, long order) {
 
-        String node() {
-            return ownerId.substring(0, ownerId.lastIndexOf(':') + 1);
+        static Asker of(Ticket ticket) {
+            return ticket == null ? new Asker("", 0) : new Asker(ticket.id(), ticket.order());
         }
     }
 
@@ -282,21 +283,19 @@ final class StatementLockStore implements JdbcStore {
 
     /**
      * Locks (and reads) the existing rows of {@code keys}, in key order, and reads the database's time; with an
-     * {@code asker}, whether an older ticket of another node waits for each key (the same round trip).
+     * {@code asker}, whether an older ticket than its own waits for each key (the same round trip).
      */
     private Map<String, Row> readRows(Connection connection, List<Stored> keys, LocalDateTime[] time, Asker asker)
             throws SQLException {
         Map<String, Row> rows = new HashMap<>();
         String queued = asker == null ? "FALSE" : "EXISTS (SELECT 1 FROM " + waiters + " w WHERE w.lock_key = l.lock_key"
-                + " AND w.expires_at > " + now + " AND LEFT(w.ticket_id, ?) <> ? AND (? = 0 OR w.ticket_order < ?))";
+                + " AND w.expires_at > " + now + " AND w.ticket_id <> ? AND (? = 0 OR w.ticket_order < ?))";
         try (PreparedStatement statement = connection.prepareStatement("SELECT l.lock_key, l.owner_id,"
                 + " l.acquired_at, l.expires_at, " + now + ", " + queued + " FROM " + table + " l WHERE l.lock_key IN ("
                 + marks(keys.size()) + ") ORDER BY l.lock_key FOR UPDATE")) {
             int parameter = 1;
             if (asker != null) {
-                String node = asker.node();
-                statement.setInt(parameter++, node.length());
-                statement.setString(parameter++, node);
+                statement.setString(parameter++, asker.ticketId());
                 statement.setLong(parameter++, asker.order());
                 statement.setLong(parameter++, asker.order());
             }
@@ -318,7 +317,7 @@ final class StatementLockStore implements JdbcStore {
     // ---- acquire
 
     /**
-     * One transaction: the keys' rows locked, then taken if all are free and no older ticket of another node waits
+     * One transaction: the keys' rows locked, then taken if all are free and no older ticket than the caller's waits
      * for one of them; else the ticket (if any) waits its turn in their queues, as {@code locks_acquire} does on
      * PostgreSQL.
      */
@@ -373,10 +372,10 @@ final class StatementLockStore implements JdbcStore {
             boolean forever, Ticket ticket) throws SQLException {
         LocalDateTime[] time = new LocalDateTime[1];
         long order = ticket == null ? 0 : ticket.order();
-        Map<String, Row> rows = lockRows(connection, ordered, time, new Asker(owner.id(), order));
+        Map<String, Row> rows = lockRows(connection, ordered, time, Asker.of(ticket));
         LocalDateTime at = time[0];
         int held = 0; // 1-based position (in the given order) of the first key someone else holds
-        int queued = 0; // of the first key an older waiter of another node waits for
+        int queued = 0; // of the first key an older waiter waits for
         for (int i = 0; i < given.size(); i++) {
             Row row = rows.get(given.get(i).id());
             // a released row is free whatever its expires_at: the time of a release that committed after this call
@@ -581,9 +580,11 @@ final class StatementLockStore implements JdbcStore {
 
     /**
      * Frees each key its owner still holds (owner id cleared, {@code released_at} set: the pollers of other nodes see
-     * it). Returns the keys their owner no longer held (expired or taken). This node's waiters are not told here:
-     * the engine frees the keys in the node's memory right after, which wakes them (a notice before that woke them
-     * only to find the keys still held there, and could cost an asynchronous waiter its turn).
+     * it). Returns the keys their owner no longer held (expired or taken). This node's waiters are told once the call
+     * gave its connection back ({@link #tellFreed}): those the store turned away (an older ticket, this node's own
+     * too, waited for a key) learn of the release only so, as PostgreSQL's notice tells them; those this node's memory
+     * held up are woken by the engine, which frees the keys there right after (a waiter woken first helps the
+     * releasing entry out of the table, and finds the keys free in the store).
      */
     private Set<String> releaseRows(Connection connection, List<Ownership> keys) throws SQLException {
         if (keys.stream().map(Ownership::ownerId).distinct().count() == 1 && releaseLive(connection, keys)) {
@@ -609,6 +610,7 @@ final class StatementLockStore implements JdbcStore {
             }
         }
         free(connection, freed, time[0]);
+        freed.forEach(key -> tell(key.key()));
         return lost;
     }
 
@@ -624,6 +626,7 @@ final class StatementLockStore implements JdbcStore {
             int parameter = setKeys(statement, 1, ordered);
             statement.setString(parameter, keys.get(0).ownerId());
             if (statement.executeUpdate() == ordered.size()) {
+                ordered.forEach(key -> tell(key.key()));
                 return true;
             }
         }
@@ -753,6 +756,12 @@ final class StatementLockStore implements JdbcStore {
         return true;
     }
 
+    /** Every ticket counts in the queues, this node's own too (see {@link Asker}). */
+    @Override
+    public boolean queuesOwnWaiters() {
+        return true;
+    }
+
     /**
      * One transaction: the keys' rows locked in key order (created when missing), then their live holders read; all
      * keys joined if each is free or held by the same kind of group with a permit left, and no older ticket of another
@@ -775,8 +784,7 @@ final class StatementLockStore implements JdbcStore {
     private Attempt acquireShared(Connection connection, List<Stored> given, List<Stored> ordered, Owner owner,
             long lease, boolean forever, int permits, Ticket ticket) throws SQLException {
         LocalDateTime[] time = new LocalDateTime[1];
-        Map<String, Row> rows = lockRows(connection, ordered, time, new Asker(owner.id(),
-                ticket == null ? 0 : ticket.order()));
+        Map<String, Row> rows = lockRows(connection, ordered, time, Asker.of(ticket));
         LocalDateTime at = time[0];
         String group = permits < 0 ? "~shared" : "~permits:" + permits;
         List<Stored> joined = new ArrayList<>(); // live groups of the same kind

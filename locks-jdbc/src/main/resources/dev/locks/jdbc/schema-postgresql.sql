@@ -40,7 +40,7 @@ CREATE OR REPLACE FUNCTION locks_key(p_key text) RETURNS text LANGUAGE sql IMMUT
         ELSE left(p_key, 200) || chr(1) || 'h' || encode(sha256(convert_to(p_key, 'UTF8')), 'hex') END
 $$;
 
--- locks_key of each key, in the same order. PL/pgSQL, as locks_queued, for its plan: a LANGUAGE sql function that
+-- locks_key of each key, in the same order. PL/pgSQL, as locks_queued_ahead, for its plan: a LANGUAGE sql function that
 -- cannot be inlined (a subquery) is parsed and planned again in every transaction that calls it, a PL/pgSQL one
 -- keeps its plans for the session (measured: a refused locks_acquire took 300-460 us a call, 110-180 us so).
 CREATE OR REPLACE FUNCTION locks_keys(p_keys text[]) RETURNS text[] LANGUAGE plpgsql IMMUTABLE STRICT AS $$
@@ -88,20 +88,18 @@ CREATE INDEX IF NOT EXISTS locks_waiter_expires_at ON locks_waiter (expires_at);
 -- The order of new tickets.
 CREATE SEQUENCE IF NOT EXISTS locks_ticket AS bigint;
 
--- The 1-based position of the first of p_keys (stored) for which a live ticket of another node than p_owner's,
--- older than p_order (any, when p_order is 0), waits; null when none. Owner and ticket ids are
--- "<node id>:<number>": a node orders its own waiters in its memory (SPEC 3), and a queue that also ordered them
--- here could cross that order (a newer waiter, ahead in the node's memory, turned away by an older one's ticket,
--- which waits behind it in memory: neither would ever go on).
-CREATE OR REPLACE FUNCTION locks_queued(p_keys text[], p_owner text, p_order bigint, p_now timestamptz)
+-- The 1-based position of the first of p_keys (stored) for which a live ticket other than p_ticket, older than
+-- p_order (any, when p_order is 0), waits; null when none. Every node's tickets count, the caller's node's own too
+-- (as on Redis): a node's threads contend for a key in its memory without an order of their own, so a queue that
+-- left them out let a node's one-key callers starve its three-key waiter (issue 24). This replaces locks_queued,
+-- which left out the caller's node's tickets.
+CREATE OR REPLACE FUNCTION locks_queued_ahead(p_keys text[], p_ticket text, p_order bigint, p_now timestamptz)
         RETURNS bigint LANGUAGE plpgsql STABLE AS $$
 BEGIN
     -- PL/pgSQL for its cached plan (see locks_keys): every acquire calls this
     RETURN (SELECT u.i FROM unnest(p_keys) WITH ORDINALITY AS u(k, i)
         WHERE EXISTS (SELECT 1 FROM locks_waiter w WHERE w.lock_key = u.k AND w.expires_at > p_now
-            AND left(w.ticket_id, length(p_owner) - length(substring(p_owner FROM '[^:]*$')))
-                <> left(p_owner, length(p_owner) - length(substring(p_owner FROM '[^:]*$')))
-            AND (p_order = 0 OR w.ticket_order < p_order))
+            AND w.ticket_id <> p_ticket AND (p_order = 0 OR w.ticket_order < p_order))
         ORDER BY u.i LIMIT 1);
 END $$;
 
@@ -180,7 +178,7 @@ BEGIN
             full_key = excluded.full_key
         WHERE l.expires_at <= v_now OR l.owner_id = p_owner; -- the same owner again: a retried call
     GET DIAGNOSTICS v_taken = ROW_COUNT;
-    v_blocked := locks_queued(p_keys, p_owner, p_order, v_now);
+    v_blocked := locks_queued_ahead(p_keys, p_ticket, p_order, v_now);
     IF v_taken = cardinality(p_keys) AND v_blocked IS NULL THEN
         v_token := locks_next_token();
         UPDATE locks_lock l SET token = v_token, waited = l.waited OR EXISTS (SELECT 1 FROM locks_waiter w
@@ -380,7 +378,7 @@ CREATE TABLE IF NOT EXISTS locks_holder (
 );
 
 -- Takes every key for p_owner as one of its shared holders (p_permits -1) or one of its p_permits permits, all
--- or none, as locks_acquire takes keys exclusive: in key order, behind other nodes' older tickets, with the same
+-- or none, as locks_acquire takes keys exclusive: in key order, behind older tickets, with the same
 -- queues and tokens. Returns {token} (> 0); {-i, order} when the i-th key is in the way (held exclusive, every
 -- permit taken, or an older ticket), a held key then marked as waited for; or {-i, 0, held} when the i-th key is
 -- held with another number of permits held (-1 shared, 1 exclusive): nothing taken, no ticket placed.
@@ -439,7 +437,7 @@ BEGIN
             ON CONFLICT (lock_key, owner_id) DO UPDATE SET expires_at = excluded.expires_at; -- a retried call
             UPDATE locks_lock SET expires_at = greatest(expires_at, v_until) WHERE lock_key = r.k;
         END LOOP;
-        v_blocked := locks_queued(p_keys, p_owner, p_order, v_now);
+        v_blocked := locks_queued_ahead(p_keys, p_ticket, p_order, v_now);
         IF v_blocked IS NOT NULL THEN
             RAISE EXCEPTION USING ERRCODE = 'LKS01';
         END IF;

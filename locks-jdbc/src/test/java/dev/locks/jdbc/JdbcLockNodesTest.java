@@ -9,6 +9,8 @@ import dev.locks.HeldLock;
 import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
 import dev.locks.contract.ScheduledJobChecks;
+import dev.locks.contract.Starvation;
+import dev.locks.contract.Threads;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
 import java.sql.Connection;
@@ -65,6 +67,24 @@ class JdbcLockNodesTest {
     void theWatchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease() throws Exception {
         ScheduledJobChecks.watchdogShouldStopAtCloseAndTheHoldShouldShortenARenewedLease(
                 node(JdbcLockRegistry.builder(postgres.dataSource()).watchdog(true)));
+    }
+
+    /**
+     * SPEC "No starvation", within a node as across nodes: eight one-key streams on each of two nodes against one
+     * three-key waiter. Every ticket counts in the store's queues, the waiter's node's own too, so that node's streams
+     * queue behind the waiter as the other node's do (when the store left them out, they starved it: issue 24).
+     */
+    @Test
+    void threeKeyWaiterShouldGetItsKeysAgainstOneKeyStreamsOnTwoNodes() throws Exception {
+        try (Threads streams = new Threads()) {
+            List<JdbcLockRegistry> two = List.of(node(), node());
+
+            Duration waited = Starvation.threeKeyWaiterAgainstStreams(streams, two, 8, Duration.ofMillis(5),
+                    Duration.ofSeconds(20));
+
+            assertThat(waited).isLessThan(Duration.ofSeconds(20));
+            assertThat(two.get(1).heldLocks()).isEmpty();
+        }
     }
 
     @Test
