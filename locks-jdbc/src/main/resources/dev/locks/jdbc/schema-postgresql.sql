@@ -146,6 +146,9 @@ BEGIN
     RETURN ARRAY[-p_blocked, v_order];
 END $$;
 
+-- The hot functions (this one, locks_release) run with generic plans: PL/pgSQL otherwise plans their array-bound
+-- statements again at every call (custom plans), and a 1-key acquire and release spent 206 and 82 us in them against
+-- 120 and 66 with generic ones (pgbench, PostgreSQL 15, track_functions; issue 24's 1-key rows).
 -- Takes every key for p_owner, all or none, unless one is held or a live ticket older than p_ticket's (any live
 -- ticket, for a caller without one: p_ticket '') waits for one. Returns {token} (> 0), or {-i, order} when the
 -- i-th key (1-based) is in the way; a held key is then marked as waited for. Taken: p_ticket leaves the keys'
@@ -157,7 +160,7 @@ END $$;
 -- meanwhile.
 CREATE OR REPLACE FUNCTION locks_acquire(p_keys text[], p_owner text, p_desc text, p_lease_ms bigint,
         p_infinite boolean, p_ticket text, p_order bigint, p_ticket_ms bigint) RETURNS bigint[]
-        LANGUAGE plpgsql AS $$
+        LANGUAGE plpgsql SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     v_now     timestamptz := clock_timestamp();
     v_full    text[] := p_keys;
@@ -228,7 +231,8 @@ $$;
 -- One DELETE by primary key per key, in key order (COLLATE "C", as every function locks rows): a single DELETE
 -- of all of them through a join with the arrays and a FOR UPDATE subquery ran 2.5 times slower for one key (pgbench
 -- on PostgreSQL 15, acquire + release: 1,840 against 4,660 cycles/s), and slower for five.
-CREATE OR REPLACE FUNCTION locks_release(p_keys text[], p_owners text[]) RETURNS int[] LANGUAGE plpgsql AS $$
+CREATE OR REPLACE FUNCTION locks_release(p_keys text[], p_owners text[]) RETURNS int[] LANGUAGE plpgsql
+        SET plan_cache_mode = force_generic_plan AS $$
 DECLARE
     v_now    timestamptz := clock_timestamp();
     v_live   text[] := '{}';
