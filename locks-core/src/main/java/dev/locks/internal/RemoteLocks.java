@@ -21,7 +21,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongConsumer;
 
 /**
@@ -55,6 +57,9 @@ final class RemoteLocks implements AutoCloseable {
     private final boolean notified;
     private final long infiniteLeaseMillis;
     private final StoreRetries retries;
+    /** This node's waiters with a ticket placed in the store, for {@link #refreshQueued}. */
+    private final Set<Waiter> queued = ConcurrentHashMap.newKeySet();
+    private final ReentrantLock refreshing = new ReentrantLock();
 
     /**
      * @param maintenance the engine's background thread, which retries releases that failed
@@ -183,8 +188,8 @@ final class RemoteLocks implements AutoCloseable {
         if (attempt.heldPermits() != 0) {
             throw SharedHolds.mismatch(attempt.heldKey(), permits, attempt.heldPermits());
         }
-        if (waiter != null) {
-            waiter.remoteKeys.removeAll(created); // placed again below, up to the key in its way
+        if (waiter != null && waiter.remoteKeys.removeAll(created)) { // placed again below, up to the key in its way
+            unqueuedFrom(waiter);
         }
         if (attempt.isTaken()) {
             taken.accept(attempt.token()); // settled, and given to the new entries, by LeaseTokens
@@ -302,10 +307,66 @@ final class RemoteLocks implements AutoCloseable {
         }
     }
 
-    /** Refreshes {@code waiter}'s ticket, if it is placed, once a third of its lease has passed. */
+    /**
+     * Refreshes {@code waiter}'s ticket, if it is placed, once a third of its lease has passed. A store that
+     * refreshes many tickets in one call ({@link RemoteLockStore#refreshesTickets}) gets, with it, every other ticket
+     * of this node that has passed half of that: whatever the number of waiters, a node then refreshes its tickets
+     * in about two calls per ticket lease, instead of one per waiter per third of it (1,000 waiters on MariaDB spent
+     * 55 of their 70 statements per acquisition refreshing tickets).
+     */
     void refresh(Waiter waiter) {
-        if (!waiter.remoteKeys.isEmpty() && clock.nanoTime() - waiter.remotePlacedNanos >= TICKET_REFRESH_NANOS) {
+        if (waiter.remoteKeys.isEmpty() || clock.nanoTime() - lastTouched(waiter) < TICKET_REFRESH_NANOS) {
+            return;
+        }
+        if (!store.refreshesTickets()) {
             enqueue(waiter, List.copyOf(waiter.remoteKeys));
+        } else if (refreshing.tryLock()) { // else another waiter's refresh is under way, and takes this one along
+            try {
+                refreshQueued();
+            } finally {
+                refreshing.unlock();
+            }
+        }
+    }
+
+    private void refreshQueued() {
+        long sent = clock.nanoTime();
+        List<Waiter> due = new ArrayList<>();
+        List<RemoteLockStore.Queued> tickets = new ArrayList<>();
+        for (Waiter waiter : queued) {
+            List<String> keys = waiter.queuedKeys;
+            if (!keys.isEmpty() && sent - lastTouched(waiter) >= TICKET_REFRESH_NANOS / 2) {
+                due.add(waiter);
+                tickets.add(new RemoteLockStore.Queued(keys, waiter.remoteId));
+            }
+        }
+        if (tickets.isEmpty()) {
+            return;
+        }
+        try {
+            store.refreshTickets(tickets, TICKET_LEASE_MILLIS);
+        } catch (RuntimeException e) { // best effort: the tickets expire, their waiters only lose their places
+            LOG.log(Level.DEBUG, () -> "could not refresh " + tickets.size() + " waiters' tickets in the lock store",
+                    e);
+            return;
+        }
+        for (Waiter waiter : due) {
+            waiter.remoteRefreshedNanos = sent; // as enqueue: dated before the call, never later than the store's
+        }
+    }
+
+    /** When {@code waiter}'s ticket was last placed or extended in the store. */
+    private static long lastTouched(Waiter waiter) {
+        long placed = waiter.remotePlacedNanos;
+        long refreshed = waiter.remoteRefreshedNanos;
+        return refreshed - placed > 0 ? refreshed : placed;
+    }
+
+    /** {@code waiter}'s tickets are no longer where {@link #placed} put them all: the node's refresh follows. */
+    private void unqueuedFrom(Waiter waiter) {
+        waiter.queuedKeys = List.copyOf(waiter.remoteKeys);
+        if (waiter.remoteKeys.isEmpty()) {
+            queued.remove(waiter);
         }
     }
 
@@ -322,6 +383,7 @@ final class RemoteLocks implements AutoCloseable {
         }
         List<String> keys = List.of(waiter.keys);
         waiter.remoteKeys.clear();
+        unqueuedFrom(waiter);
         try {
             store.dequeue(keys, waiter.remoteId, waiter.storeWaitNanos(clock.nanoTime()));
         } catch (LockUnavailableException | StoreBusyException e) { // in a finally: never hides what ended the wait
@@ -357,6 +419,9 @@ final class RemoteLocks implements AutoCloseable {
         }
         waiter.remoteKeys.addAll(keys);
         waiter.remotePlacedNanos = clock.nanoTime();
+        waiter.remoteRefreshedNanos = waiter.remotePlacedNanos; // (so that lastTouched compares two times)
+        waiter.queuedKeys = List.copyOf(waiter.remoteKeys);
+        queued.add(waiter);
     }
 
     /**

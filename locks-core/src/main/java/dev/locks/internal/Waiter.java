@@ -4,6 +4,7 @@ import dev.locks.spi.RemoteLockStore;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.locks.LockSupport;
 
@@ -62,7 +63,16 @@ final class Waiter {
     /** Volatile: the queues read it to tell, among a key's asynchronous waiters, whom the store lets in first. */
     volatile long remoteOrder;
     final Set<String> remoteKeys = new LinkedHashSet<>();
-    long remotePlacedNanos;
+    /** When the waiter's ticket was last placed (or re-placed) in the store by its own calls. */
+    volatile long remotePlacedNanos;
+    /**
+     * When a refresh of all of a node's tickets ({@link RemoteLocks#refresh}) last extended this one's, if it was
+     * still queued: that refresh never places a ticket, so {@link #remotePlacedNanos} does not move with it, and a
+     * ticket that was gone is placed again by the waiter's next attempt or local block.
+     */
+    volatile long remoteRefreshedNanos;
+    /** {@link #remoteKeys} as last placed, for the node's refresh of its tickets (another thread's). */
+    volatile List<String> queuedKeys = List.of();
     /**
      * Its acquire's wait time ({@link RemoteLockStore#UNBOUNDED_WAIT} without one) and when the acquire began (the
      * engine's clock): its calls to a store wait no longer than what is left of it.

@@ -3,6 +3,7 @@ package dev.locks.spi;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -105,6 +106,28 @@ public interface RemoteLockStore extends AutoCloseable {
      */
     default long enqueue(List<String> keys, Ticket ticket, long waitNanos) {
         return enqueue(keys, ticket);
+    }
+
+    /**
+     * Whether this store implements {@link #refreshTickets}: if not, each waiter refreshes its own ticket with
+     * {@link #enqueue(List, Ticket, long)}. {@code false} by default.
+     */
+    default boolean refreshesTickets() {
+        return false;
+    }
+
+    /**
+     * Extends, to {@code leaseMillis} from now (the store's clock), each of {@code tickets} in the queue of each
+     * of its keys where it still is; a ticket no longer in a queue (taken out, expired and purged, or never
+     * placed there) stays out: unlike {@link #enqueue}, this never places a ticket, so that a refresh crossing
+     * its waiter's {@link #dequeue} or successful acquire leaves nothing behind. A node refreshes all of its
+     * waiters' tickets so, in one round trip (per shard), whatever their number.
+     *
+     * @throws dev.locks.LockUnavailableException when the store cannot be reached: best effort, the tickets
+     *         then expire, costing their waiters only their places
+     */
+    default void refreshTickets(List<Queued> tickets, long leaseMillis) {
+        throw new UnsupportedOperationException("this store does not refresh tickets in bulk");
     }
 
     /**
@@ -332,6 +355,19 @@ public interface RemoteLockStore extends AutoCloseable {
             if (holdMillis < 0) {
                 throw new IllegalArgumentException("holdMillis must be >= 0, was " + holdMillis);
             }
+        }
+    }
+
+    /**
+     * A waiter's ticket placed in the wait queues of {@code keys}, for {@link #refreshTickets}.
+     *
+     * @param keys the keys at whose queues it was placed
+     * @param ticketId its {@link Ticket#id()}
+     */
+    record Queued(List<String> keys, String ticketId) {
+        public Queued {
+            keys = List.copyOf(keys);
+            Objects.requireNonNull(ticketId, "ticketId");
         }
     }
 

@@ -52,6 +52,7 @@ final class JdbcLockStore implements JdbcStore {
     private final String releaseHeldSql;
     private final String renewSql;
     private final String enqueueSql;
+    private final String refreshSql;
     private final String dequeueSql;
     private final String scanSql;
     private final String getSql;
@@ -75,6 +76,11 @@ final class JdbcLockStore implements JdbcStore {
         this.releaseHeldSql = "SELECT " + schema.function("release_held") + "(?, ?, ?)";
         this.renewSql = "SELECT " + schema.function("renew") + "(?, ?, ?)";
         this.enqueueSql = "SELECT " + schema.function("enqueue") + "(?, ?, ?, ?)";
+        String waiters = schema.prefix() + "waiter";
+        this.refreshSql = "UPDATE " + waiters + " w SET expires_at = clock_timestamp() + ? * interval '1 millisecond'"
+                + " WHERE (w.lock_key, w.ticket_id) IN (SELECT q.lock_key, q.ticket_id FROM " + waiters + " q"
+                + " JOIN unnest(" + schema.function("keys") + "(?), ?) AS t(k, id) ON q.lock_key = t.k"
+                + " AND q.ticket_id = t.id ORDER BY q.lock_key, q.ticket_id FOR UPDATE OF q)";
         this.dequeueSql = "SELECT " + schema.function("dequeue") + "(?, ?)";
         // the key as given (full_key, when lock_key holds its digest), then lock_key: where a scan goes on
         // a key held shared or by permits (its group row's owner id starts with '~') shows each live holder instead
@@ -235,6 +241,38 @@ final class JdbcLockStore implements JdbcStore {
                 statement.setLong(3, ticket.order());
                 statement.setLong(4, ticket.leaseMillis());
                 return single(statement).getLong(1);
+            }
+        });
+    }
+
+    @Override
+    public boolean refreshesTickets() {
+        return true;
+    }
+
+    /**
+     * One {@code UPDATE} of the ticket rows still there (never an insert), which it locks in key order first, as
+     * every function does: a waiter's acquire taking its own ticket out meanwhile waits for it, never deadlocks.
+     */
+    @Override
+    public void refreshTickets(List<Queued> tickets, long leaseMillis) {
+        List<String> keys = new ArrayList<>();
+        List<String> ids = new ArrayList<>();
+        for (Queued queued : tickets) {
+            for (String key : queued.keys()) {
+                keys.add(stored(key));
+                ids.add(queued.ticketId());
+            }
+        }
+        if (keys.isEmpty()) {
+            return;
+        }
+        call(() -> "refresh " + tickets.size() + " waiters' tickets", connection -> {
+            try (PreparedStatement statement = connection.prepareStatement(refreshSql)) {
+                statement.setLong(1, leaseMillis);
+                statement.setArray(2, texts(connection, keys));
+                statement.setArray(3, texts(connection, ids));
+                return statement.executeUpdate();
             }
         });
     }

@@ -21,6 +21,7 @@ final class LockScripts {
     static final RedisScript<List> ACQUIRE = withQueues("acquire.lua", List.class);
     static final RedisScript<Long> ENQUEUE = withQueues("enqueue.lua", Long.class);
     static final RedisScript<Long> DEQUEUE = withQueues("dequeue.lua", Long.class);
+    static final RedisScript<Long> REFRESH = withQueues("refresh.lua", Long.class);
     @SuppressWarnings("rawtypes")
     static final RedisScript<List> RELEASE = withQueues("release.lua", List.class);
     @SuppressWarnings("rawtypes")

@@ -75,6 +75,9 @@ final class RedisLockStore implements RemoteLockStore {
 
     private static final System.Logger LOG = System.getLogger(RedisLockStore.class.getName());
 
+    /** The most tickets' keys one {@code refresh.lua} call extends (the script runs alone on the server). */
+    private static final int REFRESH_BATCH = 1_000;
+
     private final RedisConnectionFactory factory;
     /** {@link #factory} for the store's commands: getting a connection is not part of a round trip's timeout. */
     private final RedisConnectionFactory commands;
@@ -456,6 +459,50 @@ final class RedisLockStore implements RemoteLockStore {
                     scriptKeys, ticket.id(), placed, Long.toString(ticket.leaseMillis())));
         }
         return order;
+    }
+
+    @Override
+    public boolean refreshesTickets() {
+        return true;
+    }
+
+    /**
+     * One script call ({@code refresh.lua}) per {@value #REFRESH_BATCH} tickets' keys, per slot on a cluster: a
+     * node's refresh costs a few calls per ticket lease, whatever the number of its waiters.
+     */
+    @Override
+    public void refreshTickets(List<Queued> tickets, long leaseMillis) {
+        List<Map.Entry<String, String>> pairs = new ArrayList<>();
+        for (Queued queued : tickets) {
+            for (String key : queued.keys()) {
+                pairs.add(Map.entry(key, queued.ticketId()));
+            }
+        }
+        Function<List<Map.Entry<String, String>>, Set<String>> refresh = group -> {
+            for (int from = 0; from < group.size(); from += REFRESH_BATCH) {
+                List<Map.Entry<String, String>> batch = group.subList(from,
+                        Math.min(group.size(), from + REFRESH_BATCH));
+                List<String> scriptKeys = new ArrayList<>(2 * batch.size());
+                Object[] args = new Object[batch.size() + 1];
+                args[0] = Long.toString(leaseMillis);
+                for (int i = 0; i < batch.size(); i++) {
+                    scriptKeys.add(space.queue(batch.get(i).getKey()));
+                    scriptKeys.add(space.queueDeadlines(batch.get(i).getKey()));
+                    args[i + 1] = batch.get(i).getValue();
+                }
+                call(() -> "refresh " + batch.size() + " waiters' tickets", () -> redis.execute(LockScripts.REFRESH,
+                        scriptKeys, args));
+            }
+            return Set.of();
+        };
+        if (pairs.isEmpty()) {
+            return;
+        }
+        if (onCluster()) {
+            eachSlot(pairs, Map.Entry::getKey, refresh);
+        } else {
+            refresh.apply(pairs);
+        }
     }
 
     /** Once per slot on a cluster, every slot on its own: a failing shard's keys are named by the exception. */

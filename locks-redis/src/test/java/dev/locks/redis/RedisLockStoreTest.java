@@ -53,6 +53,35 @@ class RedisLockStoreTest {
                 .isEqualTo(List.of());
     }
 
+    /**
+     * A node's bulk refresh of its waiters' tickets ({@code refresh.lua}) extends the tickets still queued, by the
+     * server's clock, and never places one again that its waiter took out meanwhile (issue 24: a few calls per
+     * node, not one per waiter each second).
+     */
+    @Test
+    void aRefreshShouldExtendTicketsStillQueuedAndNeverPlaceOneAgain() {
+        RedisLockStore store = store();
+        store.enqueue(List.of("refresh-k1", "refresh-k2"), new Ticket("refresh-t1", 0, 1_000));
+        store.enqueue(List.of("refresh-k1"), new Ticket("refresh-t2", 0, 1_000));
+        store.dequeue(List.of("refresh-k1"), "refresh-t2");
+        assertThat(store.refreshesTickets()).isTrue();
+
+        store.refreshTickets(List.of(new RemoteLockStore.Queued(List.of("refresh-k1", "refresh-k2"), "refresh-t1"),
+                new RemoteLockStore.Queued(List.of("refresh-k1"), "refresh-t2")), 600_000);
+
+        long inFiveMinutes = Instant.now().plus(Duration.ofMinutes(5)).toEpochMilli();
+        for (String key : List.of("refresh-k1", "refresh-k2")) {
+            @SuppressWarnings("unchecked")
+            List<Object> deadlines = (List<Object>) redis.server().command("KEYS", "locks:queue-until:*" + key);
+            assertThat(deadlines).as("the deadlines of " + key).hasSize(1);
+            String queue = String.valueOf(deadlines.get(0));
+            assertThat(Double.parseDouble(String.valueOf(redis.server().command("ZSCORE", queue, "refresh-t1"))))
+                    .as("extended by ten minutes").isGreaterThan(inFiveMinutes);
+            assertThat(redis.server().command("ZSCORE", queue, "refresh-t2")).as("taken out, not placed again")
+                    .isNull();
+        }
+    }
+
     private static Ticket ticket(String id) {
         return new Ticket(id, 0, 60_000);
     }
