@@ -8,12 +8,10 @@ import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LockTimeoutException;
 import dev.locks.LocksClock;
-import dev.locks.LocksObserver;
 import dev.locks.spi.RemoteLockStore;
 import dev.locks.spi.StoreBusyException;
 import dev.locks.test.InMemoryLockServer;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -30,19 +28,15 @@ import org.junit.jupiter.api.Test;
 class StoreWaitTest {
 
     private final InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
-    private final List<EngineLockRegistry> nodes = new ArrayList<>();
+    private final EngineNodes nodes = new EngineNodes("shared");
 
     @AfterEach
     void tearDown() {
-        nodes.forEach(EngineLockRegistry::close);
+        nodes.close();
     }
 
     private EngineLockRegistry node(RemoteLockStore store) {
-        EngineLockRegistry node = new EngineLockRegistry(new LockEngine.Settings("shared", AcquireOptions.defaults(),
-                Duration.ZERO, 100, false, LocksClock.system(), LocksObserver.NONE), store) {
-        };
-        nodes.add(node);
-        return node;
+        return nodes.node(store);
     }
 
     @Test

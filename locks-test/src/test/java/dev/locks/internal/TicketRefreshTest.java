@@ -6,7 +6,6 @@ import static org.awaitility.Awaitility.await;
 import dev.locks.AcquireOptions;
 import dev.locks.Lease;
 import dev.locks.LocksClock;
-import dev.locks.LocksObserver;
 import dev.locks.spi.RemoteLockStore;
 import dev.locks.test.InMemoryLockServer;
 import java.time.Duration;
@@ -37,19 +36,15 @@ class TicketRefreshTest {
             .withRetryInterval(Duration.ofMinutes(5)).withWaitTime(Duration.ofMinutes(1));
 
     private final InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
-    private final List<EngineLockRegistry> nodes = new ArrayList<>();
+    private final EngineNodes nodes = new EngineNodes("queued");
 
     @AfterEach
     void tearDown() {
-        nodes.forEach(EngineLockRegistry::close);
+        nodes.close();
     }
 
     private EngineLockRegistry node(RemoteLockStore store) {
-        EngineLockRegistry node = new EngineLockRegistry(new LockEngine.Settings("queued", AcquireOptions.defaults(),
-                Duration.ZERO, 100, false, LocksClock.system(), LocksObserver.NONE), store) {
-        };
-        nodes.add(node);
-        return node;
+        return nodes.node(store);
     }
 
     @Test
