@@ -7,9 +7,14 @@ import dev.locks.spi.RemoteLockStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** A test's nodes: engine registries with the default settings, each over a store of its own, closed together. */
-final class EngineNodes implements AutoCloseable {
+/**
+ * A test's nodes: engine registries with the default settings, each over a store of its own, closed together after
+ * each test (register it with {@code @RegisterExtension}).
+ */
+final class EngineNodes implements AfterEachCallback {
 
     private final String backend;
     private final List<EngineLockRegistry> nodes = new ArrayList<>();
@@ -28,7 +33,8 @@ final class EngineNodes implements AutoCloseable {
     }
 
     @Override
-    public void close() {
+    public void afterEach(ExtensionContext context) {
         nodes.forEach(EngineLockRegistry::close);
+        nodes.clear();
     }
 }

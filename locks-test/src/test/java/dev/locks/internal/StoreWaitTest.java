@@ -15,8 +15,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The engine tells a remote store how long the caller can still wait (issue 27, observation 4), so that a store whose
@@ -28,21 +28,13 @@ import org.junit.jupiter.api.Test;
 class StoreWaitTest {
 
     private final InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
-    private final EngineNodes nodes = new EngineNodes("shared");
-
-    @AfterEach
-    void tearDown() {
-        nodes.close();
-    }
-
-    private EngineLockRegistry node(RemoteLockStore store) {
-        return nodes.node(store);
-    }
+    @RegisterExtension
+    final EngineNodes nodes = new EngineNodes("shared");
 
     @Test
     void theStoreShouldBeToldWhatIsLeftOfTheCallersWait() {
         Recording store = new Recording(server.node(true));
-        EngineLockRegistry node = node(store);
+        EngineLockRegistry node = nodes.node(store);
 
         node.tryAcquire(List.of("a")).orElseThrow().close();
         node.acquire(List.of("a"), AcquireOptions.defaults().withRetries(0)).close();
@@ -58,7 +50,7 @@ class StoreWaitTest {
                 .isLessThanOrEqualTo(Duration.ofSeconds(5).toNanos());
 
         // a key held on another node: every attempt is told what is left, down to nothing at the last one
-        Lease held = node(server.node(true)).acquire(List.of("held"));
+        Lease held = nodes.node(server.node(true)).acquire(List.of("held"));
         store.acquireWaits.clear();
         Duration wait = Duration.ofMillis(300);
         assertThatThrownBy(() -> node.acquire(List.of("held"), AcquireOptions.defaults().withInfiniteRetries()
@@ -76,7 +68,7 @@ class StoreWaitTest {
     @Test
     void aStoreBusyUntilTheWaitRanOutShouldEndInATimeoutThatSaysSoAndHoldNothing() {
         Recording store = new Recording(server.node(true));
-        EngineLockRegistry node = node(store);
+        EngineLockRegistry node = nodes.node(store);
         store.busy = true;
 
         assertThatThrownBy(() -> node.acquire(List.of("a", "b"), AcquireOptions.defaults().withInfiniteRetries()
@@ -96,8 +88,8 @@ class StoreWaitTest {
     void aTicketThatABusyStoreCouldNotTakeOutInTimeShouldBeTakenOutInTheBackground() {
         Recording store = new Recording(server.node(true));
         store.placesTickets = true;
-        EngineLockRegistry node = node(store);
-        Lease held = node(server.node(true)).acquire(List.of("held"));
+        EngineLockRegistry node = nodes.node(store);
+        Lease held = nodes.node(server.node(true)).acquire(List.of("held"));
         store.busyDequeue = true;
 
         assertThatThrownBy(() -> node.acquire(List.of("held"), AcquireOptions.defaults().withInfiniteRetries()

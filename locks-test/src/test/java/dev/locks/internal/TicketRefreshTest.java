@@ -16,8 +16,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * SPEC 8 (issue 24): the backend work per acquisition stays bounded whatever the number of waiters, including
@@ -36,16 +36,8 @@ class TicketRefreshTest {
             .withRetryInterval(Duration.ofMinutes(5)).withWaitTime(Duration.ofMinutes(1));
 
     private final InMemoryLockServer server = new InMemoryLockServer(LocksClock.system());
-    private final EngineNodes nodes = new EngineNodes("queued");
-
-    @AfterEach
-    void tearDown() {
-        nodes.close();
-    }
-
-    private EngineLockRegistry node(RemoteLockStore store) {
-        return nodes.node(store);
-    }
+    @RegisterExtension
+    final EngineNodes nodes = new EngineNodes("queued");
 
     @Test
     void aStoreThatRefreshesInBulkShouldGetEveryDueTicketOfTheNodeInAFewCalls() throws Exception {
@@ -74,8 +66,8 @@ class TicketRefreshTest {
 
     /** {@link #WAITERS} threads and as many asynchronous acquires wait {@link #HOLD} for a key; then it is free. */
     private int waitBehindAHolder(Queues store) throws Exception {
-        EngineLockRegistry waiting = node(store);
-        Lease held = node(server.node(true)).acquire(List.of("k"));
+        EngineLockRegistry waiting = nodes.node(store);
+        Lease held = nodes.node(server.node(true)).acquire(List.of("k"));
         AtomicInteger served = new AtomicInteger();
         List<CompletableFuture<?>> all = new ArrayList<>();
         for (int i = 0; i < WAITERS; i++) {
