@@ -111,6 +111,12 @@ interface Backing extends AutoCloseable {
      */
     boolean ordersOwnWaiters();
 
+    /**
+     * What keeps {@code waiter} (a newcomer when {@code null}) out of {@code key} before it touches the table: in front
+     * of a store whose queues count this node's tickets, an older one of them waiting at the key; else {@code null}.
+     */
+    Blocker olderTicket(String key, Waiter waiter);
+
     /** Whether the holds of {@link SharedHolds} live in the backing too, which then lists and frees them. */
     boolean sharesHolds();
 

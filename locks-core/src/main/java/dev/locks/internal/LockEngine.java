@@ -338,7 +338,7 @@ public final class LockEngine implements AutoCloseable {
         // a holder in this node's groups is local too: a writer kept out by this node's readers keeps its place in
         // the store meanwhile, so that other nodes' newer readers queue behind it
         boolean local = blocked.by() instanceof LockEntry || blocked.by() instanceof SharedHolds.Held
-                || blocked.by() instanceof WaitQueues.OlderWriter;
+                || blocked.by() instanceof WaitQueues.OlderWriter || blocked.by() instanceof OwnTickets.OlderTicket;
         queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
         if (!waiter.isAsync() || queues.leadsAsync(blocked.by().key(), waiter)) {
             backing.enlisted(waiter, blocked.index(), local);
@@ -525,20 +525,30 @@ public final class LockEngine implements AutoCloseable {
     }
 
     /**
-     * When fair (this JVM is the whole truth), whether an older waiter than the caller waits for {@code key},
-     * which the caller does not hold already (re-entry never queues): it is theirs first. One read of an empty
-     * map when nobody waits.
+     * What keeps the caller out of {@code key}, which it does not hold already (re-entry never queues), before it
+     * touches the table: when fair (this JVM is the whole truth), an older waiter than the caller that waits for the
+     * key, whose it is first; in front of a store whose queues count this node's tickets, an older ticket of this
+     * node waiting at the key, for which the store would refuse the caller ({@link OwnTickets}). One read of an
+     * empty map when nobody waits.
      */
     private Blocker olderWaiter(String key, Waiter waiter, Thread caller, boolean reenter, long nowNanos) {
-        if (!queues.isFair() || queues.isEmpty()
-                || !queues.olderWaits(key, waiter == null ? Long.MAX_VALUE : waiter.order)) {
-            return null;
+        Blocker older;
+        if (queues.isFair()) {
+            if (queues.isEmpty() || !queues.olderWaits(key, waiter == null ? Long.MAX_VALUE : waiter.order)) {
+                return null;
+            }
+            older = null;
+        } else {
+            older = backing.olderTicket(key, waiter);
+            if (older == null) {
+                return null;
+            }
         }
         LockEntry held = table.get(key);
         if (reenter && held != null && held.isOwnedBy(caller) && !table.isExpired(held, nowNanos)) {
             return null;
         }
-        return queues.olderWaiter(key, waiter);
+        return older != null ? older : queues.olderWaiter(key, waiter);
     }
 
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */

@@ -173,6 +173,11 @@ final class MemoryBacking implements Backing {
     }
 
     @Override
+    public Blocker olderTicket(String key, Waiter waiter) {
+        return null; // no store: the fair queues order the waiters (LockEngine.olderWaiter)
+    }
+
+    @Override
     public Blocker takeShared(SharedLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
         return null; // joined in the groups is taken
     }

@@ -59,6 +59,8 @@ final class RemoteLocks implements AutoCloseable {
     private final StoreRetries retries;
     /** This node's waiters with a ticket placed in the store, for {@link #refreshQueued}. */
     private final Set<Waiter> queued = ConcurrentHashMap.newKeySet();
+    /** This node's tickets per key, when the store's queues count them ({@code null} when not). */
+    private final OwnTickets ownTickets;
     private final ReentrantLock refreshing = new ReentrantLock();
 
     /**
@@ -73,6 +75,7 @@ final class RemoteLocks implements AutoCloseable {
         this.retries = new StoreRetries(store, clock, maintenance);
         this.queues = queues;
         this.waiters = new RemoteWaiters(queues);
+        this.ownTickets = store.queuesOwnWaiters() ? new OwnTickets(queues) : null;
         this.infiniteLeaseMillis = store.infiniteLeaseMillis();
         long pid = ProcessHandle.current().pid();
         String host = hostName();
@@ -188,10 +191,12 @@ final class RemoteLocks implements AutoCloseable {
         if (attempt.heldPermits() != 0) {
             throw SharedHolds.mismatch(attempt.heldKey(), permits, attempt.heldPermits());
         }
+        long order = waiter == null ? 0 : waiter.remoteOrder;
         if (waiter != null && waiter.remoteKeys.removeAll(created)) { // placed again below, up to the key in its way
             unqueuedFrom(waiter);
         }
         if (attempt.isTaken()) {
+            ticketsMoved(waiter, order);
             taken.accept(attempt.token()); // settled, and given to the new entries, by LeaseTokens
             return null;
         }
@@ -200,6 +205,7 @@ final class RemoteLocks implements AutoCloseable {
         if (waiter != null && attempt.ticketOrder() > 0) {
             placed(waiter, attempt.ticketOrder(), created.subList(0, index + 1));
         }
+        ticketsMoved(waiter, order);
         return notified ? waiters.blocker(held, index < 0 ? -1 : epochs[index]) : polling(held);
     }
 
@@ -296,9 +302,11 @@ final class RemoteLocks implements AutoCloseable {
             return; // placed there lately: no round trip for every wake-up in this node's table
         }
         try {
+            long previous = waiter.remoteOrder;
             long order = store.enqueue(keys, ticket(waiter), waiter.storeWaitNanos(clock.nanoTime()));
             if (order > 0) {
                 placed(waiter, order, keys);
+                ticketsMoved(waiter, previous);
             }
         } catch (RuntimeException e) { // best effort: the acquire goes on, only its place is lost
             // it may be placed in some of the queues (a store spread over shards): its removal covers them
@@ -362,6 +370,21 @@ final class RemoteLocks implements AutoCloseable {
         return refreshed - placed > 0 ? refreshed : placed;
     }
 
+    /** {@code waiter}'s ticket moved in the store (its order was {@code previousOrder}): {@link OwnTickets} follows. */
+    private void ticketsMoved(Waiter waiter, long previousOrder) {
+        if (ownTickets != null && waiter != null) {
+            ownTickets.moved(waiter, previousOrder);
+        }
+    }
+
+    /**
+     * What keeps {@code waiter} (a newcomer when {@code null}) out of {@code key} before it touches this node's
+     * table: an older ticket of this node waiting there, which the store would refuse it for ({@link OwnTickets}).
+     */
+    Blocker olderTicket(String key, Waiter waiter) {
+        return ownTickets == null ? null : ownTickets.olderAt(key, waiter);
+    }
+
     /** {@code waiter}'s tickets are no longer where {@link #placed} put them all: the node's refresh follows. */
     private void unqueuedFrom(Waiter waiter) {
         waiter.queuedKeys = List.copyOf(waiter.remoteKeys);
@@ -384,6 +407,7 @@ final class RemoteLocks implements AutoCloseable {
         List<String> keys = List.of(waiter.keys);
         waiter.remoteKeys.clear();
         unqueuedFrom(waiter);
+        ticketsMoved(waiter, waiter.remoteOrder);
         try {
             store.dequeue(keys, waiter.remoteId, waiter.storeWaitNanos(clock.nanoTime()));
         } catch (LockUnavailableException | StoreBusyException e) { // in a finally: never hides what ended the wait

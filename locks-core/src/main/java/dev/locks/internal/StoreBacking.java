@@ -169,6 +169,11 @@ final class StoreBacking implements Backing {
     }
 
     @Override
+    public Blocker olderTicket(String key, Waiter waiter) {
+        return remote.olderTicket(key, waiter);
+    }
+
+    @Override
     public Blocker takeShared(SharedLease lease, long timeoutNanos, Waiter waiter, long waitNanos) {
         return remote.takeShared(lease, timeoutNanos, waiter, waitNanos);
     }

@@ -71,6 +71,11 @@ final class Waiter {
      * ticket that was gone is placed again by the waiter's next attempt or local block.
      */
     volatile long remoteRefreshedNanos;
+    /**
+     * The keys at which this node's {@link OwnTickets} has the ticket, which keeps this node's newer callers out of
+     * them; written by the waiter's own steps.
+     */
+    List<String> ticketKeys = List.of();
     /** {@link #remoteKeys} as last placed, for the node's refresh of its tickets (another thread's). */
     volatile List<String> queuedKeys = List.of();
     /**
