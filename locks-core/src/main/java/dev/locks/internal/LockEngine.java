@@ -338,10 +338,12 @@ public final class LockEngine implements AutoCloseable {
         // a holder in this node's groups is local too: a writer kept out by this node's readers keeps its place in
         // the store meanwhile, so that other nodes' newer readers queue behind it
         boolean local = blocked.by() instanceof LockEntry || blocked.by() instanceof SharedHolds.Held
-                || blocked.by() instanceof WaitQueues.OlderWriter || blocked.by() instanceof OwnTickets.OlderTicket;
+                || blocked.by() instanceof WaitQueues.OlderWriter;
         queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
         if (!waiter.isAsync() || queues.leadsAsync(blocked.by().key(), waiter)) {
-            backing.enlisted(waiter, blocked.index(), local);
+            // kept out by this node's older ticket, it waits as for the store (the older ticket leaving wakes it,
+            // not the table's releases: a crowd behind one ticket would all wake at each of them), with a ticket
+            backing.enlisted(waiter, blocked.index(), local || blocked.by() instanceof OwnTickets.OlderTicket);
         }
     }
 

@@ -20,9 +20,13 @@ import java.util.function.BooleanSupplier;
  * to leave the key, which the store would have made them do anyway.
  *
  * <p>A waiter's keys here follow its ticket's keys in the store as this node last placed them ({@link
- * Waiter#remoteKeys}, once it has an order there); whenever a key leaves them, or the ticket's order changes, the
- * key's waiters of this node are woken ({@link WaitQueues#released}). Written by each waiter's own steps, read by
- * any attempt without a lock: a key's waiters are an array replaced on each change.
+ * Waiter#remoteKeys}, once it has an order there). A caller kept out waits as for the store: neither the table's
+ * releases nor the store's notices concern it while the older ticket waits. Whenever a ticket leaves a key, or its
+ * order changes, the waiter whose ticket is now the oldest of the node's there is woken, and nobody else (the others
+ * are still behind it: a crowd of a thousand behind one ticket costs one wake-up per hand-off, not a thousand);
+ * when none is left there, the key's waiters without a ticket are woken as by a release ({@link
+ * WaitQueues#released}). Written by each waiter's own steps, read by any attempt without a lock: a key's waiters
+ * are an array replaced on each change.
  */
 final class OwnTickets {
 
@@ -103,7 +107,12 @@ final class OwnTickets {
         }
         waiter.ticketKeys = List.copyOf(kept);
         for (String key : woken) {
-            queues.released(key, waiter, true);
+            Waiter oldest = oldestBefore(byKey.getOrDefault(key, NONE), null);
+            if (oldest == null) {
+                queues.released(key, waiter, false);
+            } else if (oldest != waiter) {
+                oldest.signal();
+            }
         }
     }
 
