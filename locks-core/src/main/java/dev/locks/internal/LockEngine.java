@@ -337,13 +337,17 @@ public final class LockEngine implements AutoCloseable {
     void enlist(Waiter waiter, Attempt.Blocked blocked) {
         // a holder in this node's groups is local too: a writer kept out by this node's readers keeps its place in
         // the store meanwhile, so that other nodes' newer readers queue behind it
+        // kept out by this node's older ticket, a thread waits as for the store: the table's releases wake every
+        // thread that waits for the table, and a crowd behind one ticket would all wake at each of them (the older
+        // ticket leaving wakes it instead); an asynchronous waiter as for the table, whose releases wake one of them,
+        // and which it then meets first (its waiters would else change sides at every hand-off, and each change
+        // costs the queue a walk to find its asynchronous lead again)
+        boolean ownTicket = blocked.by() instanceof OwnTickets.OlderTicket;
         boolean local = blocked.by() instanceof LockEntry || blocked.by() instanceof SharedHolds.Held
-                || blocked.by() instanceof WaitQueues.OlderWriter;
+                || blocked.by() instanceof WaitQueues.OlderWriter || (ownTicket && waiter.isAsync());
         queues.enlist(waiter, queues.isFair() ? 0 : blocked.index(), blocked.index() + 1, local);
         if (!waiter.isAsync() || queues.leadsAsync(blocked.by().key(), waiter)) {
-            // kept out by this node's older ticket, it waits as for the store (the older ticket leaving wakes it,
-            // not the table's releases: a crowd behind one ticket would all wake at each of them), with a ticket
-            backing.enlisted(waiter, blocked.index(), local || blocked.by() instanceof OwnTickets.OlderTicket);
+            backing.enlisted(waiter, blocked.index(), local || ownTicket); // with a ticket of its own
         }
     }
 

@@ -1,10 +1,11 @@
 package dev.locks.internal;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -20,19 +21,18 @@ import java.util.function.BooleanSupplier;
  * to leave the key, which the store would have made them do anyway.
  *
  * <p>A waiter's keys here follow its ticket's keys in the store as this node last placed them ({@link
- * Waiter#remoteKeys}, once it has an order there). A caller kept out waits as for the store: neither the table's
- * releases nor the store's notices concern it while the older ticket waits. Whenever a ticket leaves a key, or its
+ * Waiter#remoteKeys}, once it has an order there). A thread kept out waits as for the store: neither the table's
+ * releases nor the store's notices concern it while the older ticket waits (an asynchronous waiter waits as for the
+ * table, whose release wakes one asynchronous waiter only: {@link LockEngine#enlist}). Whenever a ticket leaves a key, or its
  * order changes, the waiter whose ticket is now the oldest of the node's there is woken, and nobody else (the others
  * are still behind it: a crowd of a thousand behind one ticket costs one wake-up per hand-off, not a thousand);
  * when none is left there, the key's waiters without a ticket are woken as by a release ({@link
- * WaitQueues#released}). Written by each waiter's own steps, read by any attempt without a lock: a key's waiters
- * are an array replaced on each change.
+ * WaitQueues#released}). Written by each waiter's own steps, read by any attempt without a lock; a key's tickets
+ * are kept by order, so that finding the oldest costs the same with ten thousand of them as with one.
  */
 final class OwnTickets {
 
-    private static final Waiter[] NONE = new Waiter[0];
-
-    private final ConcurrentHashMap<String, Waiter[]> byKey = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<String, ConcurrentSkipListMap<Long, Waiter>> byKey = new ConcurrentHashMap<>();
     private final WaitQueues queues;
 
     OwnTickets(WaitQueues queues) {
@@ -47,101 +47,82 @@ final class OwnTickets {
         if (byKey.isEmpty()) {
             return null;
         }
-        Waiter older = oldestBefore(byKey.getOrDefault(key, NONE), waiter);
+        Map.Entry<Long, Waiter> older = oldestBefore(key, waiter);
         if (older == null) {
             return null;
         }
-        long order = older.remoteOrder;
-        return new OlderTicket(key, () -> !isAt(key, older) || older.remoteOrder != order);
+        long order = older.getKey();
+        Waiter holder = older.getValue();
+        return new OlderTicket(key, () -> !isAt(key, order, holder));
     }
 
-    private static Waiter oldestBefore(Waiter[] tickets, Waiter waiter) {
+    /** The oldest ticket at {@code key} of another waiter than {@code waiter}, if older than its own (any, at none). */
+    private Map.Entry<Long, Waiter> oldestBefore(String key, Waiter waiter) {
+        ConcurrentSkipListMap<Long, Waiter> tickets = byKey.get(key);
+        if (tickets == null) {
+            return null;
+        }
         long mine = waiter == null ? 0 : waiter.remoteOrder;
-        Waiter oldest = null;
-        for (Waiter other : tickets) {
-            long theirs = other.remoteOrder;
-            if (other != waiter && theirs > 0 && (mine == 0 || theirs < mine)
-                    && (oldest == null || theirs < oldest.remoteOrder)) {
-                oldest = other;
+        for (Map.Entry<Long, Waiter> ticket : tickets.entrySet()) { // oldest first: one step, two past a null waiter
+            if (mine != 0 && ticket.getKey() >= mine) {
+                return null;
+            }
+            if (ticket.getValue() != waiter) {
+                return ticket;
             }
         }
-        return oldest;
+        return null;
     }
 
-    private boolean isAt(String key, Waiter waiter) {
-        for (Waiter other : byKey.getOrDefault(key, NONE)) {
-            if (other == waiter) {
-                return true;
-            }
-        }
-        return false;
+    private boolean isAt(String key, long order, Waiter waiter) {
+        ConcurrentSkipListMap<Long, Waiter> tickets = byKey.get(key);
+        return tickets != null && tickets.get(order) == waiter;
     }
 
     /**
      * {@code waiter}'s ticket is now at its {@link Waiter#remoteKeys} (none, once it got its keys or gave up), by
-     * order {@code previousOrder} before ({@code 0}: none) and {@link Waiter#remoteOrder} now: the keys it left, and
-     * all of them if its order changed, wake their waiters of this node.
+     * its {@link Waiter#remoteOrder}: the keys it left, and all of them if its order changed, wake the waiter whose
+     * ticket is now the node's oldest there.
      */
-    void moved(Waiter waiter, long previousOrder) {
-        Set<String> now = waiter.remoteOrder > 0 ? waiter.remoteKeys : Set.of();
+    void moved(Waiter waiter) {
+        long order = waiter.remoteOrder;
+        Set<String> now = order > 0 ? waiter.remoteKeys : Set.of();
         List<String> was = waiter.ticketKeys;
+        long wasOrder = waiter.ticketOrder;
         if (was.isEmpty() && now.isEmpty()) {
             return;
         }
-        List<String> kept = new ArrayList<>(now.size());
+        boolean reordered = wasOrder != order;
         List<String> woken = new ArrayList<>();
-        boolean reordered = previousOrder != 0 && previousOrder != waiter.remoteOrder;
-        for (String key : now) {
-            kept.add(key);
-            if (!was.contains(key)) {
-                byKey.compute(key, (k, tickets) -> with(tickets, waiter));
-            } else if (reordered) {
-                woken.add(key);
-            }
-        }
         for (String key : was) {
-            if (!now.contains(key)) {
-                byKey.computeIfPresent(key, (k, tickets) -> without(tickets, waiter));
+            if (reordered || !now.contains(key)) {
+                byKey.computeIfPresent(key, (k, tickets) -> {
+                    tickets.remove(wasOrder, waiter);
+                    return tickets.isEmpty() ? null : tickets; // the key leaves the map
+                });
                 woken.add(key);
             }
         }
-        waiter.ticketKeys = List.copyOf(kept);
+        for (String key : now) {
+            if (reordered || !was.contains(key)) {
+                byKey.compute(key, (k, tickets) -> {
+                    ConcurrentSkipListMap<Long, Waiter> at = tickets == null ? new ConcurrentSkipListMap<>() : tickets;
+                    at.put(order, waiter);
+                    return at;
+                });
+            }
+        }
+        waiter.ticketKeys = List.copyOf(now);
+        waiter.ticketOrder = order;
         for (String key : woken) {
-            Waiter oldest = oldestBefore(byKey.getOrDefault(key, NONE), null);
-            if (oldest == null) {
+            Map.Entry<Long, Waiter> oldest = oldestBefore(key, null);
+            if (oldest == null) { // the key's heads, of the table's waiters and the store's
+                queues.released(key, waiter, true);
                 queues.released(key, waiter, false);
-            } else if (oldest != waiter) {
-                oldest.signal();
+            } else if (oldest.getValue() != waiter) {
+                oldest.getValue().signal();
             }
         }
-    }
-
-    private static Waiter[] with(Waiter[] tickets, Waiter waiter) {
-        if (tickets == null) {
-            return new Waiter[] {waiter};
-        }
-        Waiter[] more = Arrays.copyOf(tickets, tickets.length + 1);
-        more[tickets.length] = waiter;
-        return more;
-    }
-
-    private static Waiter[] without(Waiter[] tickets, Waiter waiter) {
-        int at = -1;
-        for (int i = 0; i < tickets.length; i++) {
-            if (tickets[i] == waiter) {
-                at = i;
-            }
-        }
-        if (at < 0) {
-            return tickets;
-        }
-        if (tickets.length == 1) {
-            return null; // the key leaves the map
-        }
-        Waiter[] fewer = new Waiter[tickets.length - 1];
-        System.arraycopy(tickets, 0, fewer, 0, at);
-        System.arraycopy(tickets, at + 1, fewer, at, tickets.length - at - 1);
-        return fewer;
     }
 
     /** An older ticket of this node waits at the key: released once it left the key, or its order changed. */

@@ -191,12 +191,11 @@ final class RemoteLocks implements AutoCloseable {
         if (attempt.heldPermits() != 0) {
             throw SharedHolds.mismatch(attempt.heldKey(), permits, attempt.heldPermits());
         }
-        long order = waiter == null ? 0 : waiter.remoteOrder;
         if (waiter != null && waiter.remoteKeys.removeAll(created)) { // placed again below, up to the key in its way
             unqueuedFrom(waiter);
         }
         if (attempt.isTaken()) {
-            ticketsMoved(waiter, order);
+            ticketsMoved(waiter);
             taken.accept(attempt.token()); // settled, and given to the new entries, by LeaseTokens
             return null;
         }
@@ -205,7 +204,7 @@ final class RemoteLocks implements AutoCloseable {
         if (waiter != null && attempt.ticketOrder() > 0) {
             placed(waiter, attempt.ticketOrder(), created.subList(0, index + 1));
         }
-        ticketsMoved(waiter, order);
+        ticketsMoved(waiter);
         return notified ? waiters.blocker(held, index < 0 ? -1 : epochs[index]) : polling(held);
     }
 
@@ -302,11 +301,10 @@ final class RemoteLocks implements AutoCloseable {
             return; // placed there lately: no round trip for every wake-up in this node's table
         }
         try {
-            long previous = waiter.remoteOrder;
             long order = store.enqueue(keys, ticket(waiter), waiter.storeWaitNanos(clock.nanoTime()));
             if (order > 0) {
                 placed(waiter, order, keys);
-                ticketsMoved(waiter, previous);
+                ticketsMoved(waiter);
             }
         } catch (RuntimeException e) { // best effort: the acquire goes on, only its place is lost
             // it may be placed in some of the queues (a store spread over shards): its removal covers them
@@ -370,10 +368,10 @@ final class RemoteLocks implements AutoCloseable {
         return refreshed - placed > 0 ? refreshed : placed;
     }
 
-    /** {@code waiter}'s ticket moved in the store (its order was {@code previousOrder}): {@link OwnTickets} follows. */
-    private void ticketsMoved(Waiter waiter, long previousOrder) {
+    /** {@code waiter}'s ticket moved in the store: {@link OwnTickets} follows. */
+    private void ticketsMoved(Waiter waiter) {
         if (ownTickets != null && waiter != null) {
-            ownTickets.moved(waiter, previousOrder);
+            ownTickets.moved(waiter);
         }
     }
 
@@ -407,7 +405,7 @@ final class RemoteLocks implements AutoCloseable {
         List<String> keys = List.of(waiter.keys);
         waiter.remoteKeys.clear();
         unqueuedFrom(waiter);
-        ticketsMoved(waiter, waiter.remoteOrder);
+        ticketsMoved(waiter);
         try {
             store.dequeue(keys, waiter.remoteId, waiter.storeWaitNanos(clock.nanoTime()));
         } catch (LockUnavailableException | StoreBusyException e) { // in a finally: never hides what ended the wait

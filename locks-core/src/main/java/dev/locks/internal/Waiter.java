@@ -76,6 +76,8 @@ final class Waiter {
      * them; written by the waiter's own steps.
      */
     List<String> ticketKeys = List.of();
+    /** The order under which {@link OwnTickets} has it at {@link #ticketKeys}. */
+    long ticketOrder;
     /** {@link #remoteKeys} as last placed, for the node's refresh of its tickets (another thread's). */
     volatile List<String> queuedKeys = List.of();
     /**
