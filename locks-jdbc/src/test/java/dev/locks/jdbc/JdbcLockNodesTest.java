@@ -13,9 +13,7 @@ import dev.locks.contract.Starvation;
 import dev.locks.contract.Threads;
 import dev.locks.jdbc.test.PostgresServerExtension;
 import dev.locks.test.ManualClock;
-import dev.locks.spi.RemoteLockStore;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -60,35 +58,11 @@ class JdbcLockNodesTest {
         return node(JdbcLockRegistry.builder(postgres.dataSource()));
     }
 
-    /**
-     * A node's bulk refresh of its waiters' tickets extends the tickets still queued, by the database's clock, and
-     * never places one again that its waiter took out meanwhile (issue 24: one statement per node, not one per
-     * waiter). The statement dialects keep one refresh per waiter (docs/benchmarks.md says why).
-     */
+    /** See {@link TicketRefreshes}. */
     @Test
     void aRefreshShouldExtendTicketsStillQueuedAndNeverPlaceOneAgain() throws Exception {
-        JdbcStore store = node().store();
-        store.enqueue(List.of("refresh-k1", "refresh-k2"), new RemoteLockStore.Ticket("refresh-t1", 0, 1_000));
-        store.enqueue(List.of("refresh-k1"), new RemoteLockStore.Ticket("refresh-t2", 0, 1_000));
-        store.dequeue(List.of("refresh-k1"), "refresh-t2");
-        assertThat(store.refreshesTickets()).isTrue();
-
-        store.refreshTickets(List.of(new RemoteLockStore.Queued(List.of("refresh-k1", "refresh-k2"), "refresh-t1"),
-                new RemoteLockStore.Queued(List.of("refresh-k1"), "refresh-t2")), 600_000);
-
-        try (Connection connection = postgres.dataSource().getConnection();
-                Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery(
-                        "SELECT ticket_id, expires_at FROM locks_waiter WHERE ticket_id LIKE 'refresh-%'")) {
-            List<String> tickets = new ArrayList<>();
-            while (rows.next()) {
-                tickets.add(rows.getString(1));
-                assertThat(rows.getTimestamp(2).toInstant()).as("extended by ten minutes")
-                        .isAfter(Instant.now().plus(Duration.ofMinutes(5)));
-            }
-            assertThat(tickets).as("t1 on both keys; t2, taken out, not placed again")
-                    .containsExactly("refresh-t1", "refresh-t1");
-        }
+        TicketRefreshes.shouldExtendTicketsStillQueuedAndNeverPlaceOneAgain(node().store(), postgres.dataSource(),
+                (row, column) -> row.getTimestamp(column).toInstant());
     }
 
     @Test

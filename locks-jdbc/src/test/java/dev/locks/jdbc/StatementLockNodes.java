@@ -15,9 +15,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -53,6 +54,13 @@ abstract class StatementLockNodes {
 
     JdbcLockRegistry node() {
         return node(JdbcLockRegistry.builder(dataSource()));
+    }
+
+    /** See {@link TicketRefreshes}: the database's clock is UTC, in a column without a zone. */
+    @Test
+    void aRefreshShouldExtendTicketsStillQueuedAndNeverPlaceOneAgain() throws Exception {
+        TicketRefreshes.shouldExtendTicketsStillQueuedAndNeverPlaceOneAgain(node().store(), dataSource(),
+                (row, column) -> row.getObject(column, LocalDateTime.class).toInstant(ZoneOffset.UTC));
     }
 
     @Test
