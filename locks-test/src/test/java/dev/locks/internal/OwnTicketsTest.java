@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -99,24 +100,24 @@ class OwnTicketsTest {
     @Test
     void aHolderShouldReenterItsKeyWhileAnOlderTicketOfItsNodeWaitsThere() throws Exception {
         EngineLockRegistry a = nodes.node(queues.node(server.node(true), 0));
-        try (Lease outer = a.acquire(List.of("k"))) {
-            Future<List<String>> waiter = threads.start(() -> {
-                try (Lease lease = a.acquire(List.of("k"), WOKEN_ONLY.withWaitTime(Duration.ofSeconds(20)))) {
-                    return lease.keys();
-                }
-            });
-            await().atMost(Duration.ofSeconds(10)).until(() -> queues.tickets().containsKey("k"));
-
-            try (Lease inner = a.acquire(List.of("k"), AcquireOptions.defaults().withWaitTime(Duration.ZERO))) {
-                assertThat(inner.isHeld()).isTrue();
+        Lease outer = a.acquire(List.of("k"));
+        Future<List<String>> waiter = threads.start(() -> {
+            try (Lease lease = a.acquire(List.of("k"), WOKEN_ONLY.withWaitTime(Duration.ofSeconds(20)))) {
+                return lease.keys();
             }
-            outer.close();
-            assertThat(Threads.get(waiter)).isEqualTo(List.of("k"));
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> queues.tickets().containsKey("k"));
+
+        try (Lease inner = a.acquire(List.of("k"), AcquireOptions.defaults().withWaitTime(Duration.ZERO))) {
+            assertThat(inner.isHeld()).isTrue();
         }
+        outer.close();
+
+        assertThat(Threads.get(waiter)).isEqualTo(List.of("k"));
     }
 
     /** {@code task}, run by a thread named {@code name} (the store counts its attempts by name). */
-    private static <T> java.util.concurrent.Callable<T> named(String name, java.util.concurrent.Callable<T> task) {
+    private static <T> Callable<T> named(String name, Callable<T> task) {
         return () -> {
             Thread thread = Thread.currentThread();
             String was = thread.getName();
