@@ -50,7 +50,7 @@ class RedisFairnessTest {
     void threeKeyWaiterShouldGetItsKeysAgainstOneKeyStreamsOnTwoNodes() throws Exception {
         List<RedisLockRegistry> two = List.of(node(), node());
 
-        Duration waited = Starvation.threeKeyWaiterAgainstStreams(threads, two, 8, Duration.ofMillis(5),
+        Duration waited = Starvation.threeKeyWaiterAgainstStreams(threads, two, 12, Duration.ofMillis(5),
                 Duration.ofSeconds(20));
 
         assertThat(waited).isLessThan(Duration.ofSeconds(20));
