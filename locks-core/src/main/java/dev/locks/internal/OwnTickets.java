@@ -63,7 +63,7 @@ final class OwnTickets {
             return null;
         }
         long mine = waiter == null ? 0 : waiter.remoteOrder;
-        for (Map.Entry<Long, Waiter> ticket : tickets.entrySet()) { // oldest first: one step, two past a null waiter
+        for (Map.Entry<Long, Waiter> ticket : tickets.entrySet()) { // oldest first; the waiter's own entry is skipped
             if (mine != 0 && ticket.getKey() >= mine) {
                 return null;
             }
