@@ -543,7 +543,7 @@ public final class LockEngine implements AutoCloseable {
             if (queues.isEmpty() || !queues.olderWaits(key, waiter == null ? Long.MAX_VALUE : waiter.order)) {
                 return null;
             }
-            older = null;
+            older = queues.olderWaiter(key, waiter);
         } else {
             older = backing.olderTicket(key, waiter);
             if (older == null) {
@@ -554,7 +554,7 @@ public final class LockEngine implements AutoCloseable {
         if (reenter && held != null && held.isOwnedBy(caller) && !table.isExpired(held, nowNanos)) {
             return null;
         }
-        return older != null ? older : queues.olderWaiter(key, waiter);
+        return older;
     }
 
     /** Takes one key as a {@link SoloLease}; re-entry goes through a {@link TableLease} like any other. */
