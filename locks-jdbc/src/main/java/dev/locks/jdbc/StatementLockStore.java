@@ -171,7 +171,12 @@ final class StatementLockStore implements JdbcStore {
     }
 
     private static String marks(int count) {
-        return String.join(", ", java.util.Collections.nCopies(count, "?"));
+        return marks(count, "?");
+    }
+
+    /** {@code count} times {@code mark}, comma-separated: the placeholders of an {@code IN} list. */
+    private static String marks(int count, String mark) {
+        return String.join(", ", java.util.Collections.nCopies(count, mark));
     }
 
     private static int setKeys(PreparedStatement statement, int from, List<Stored> keys) throws SQLException {
@@ -592,7 +597,7 @@ final class StatementLockStore implements JdbcStore {
                 List<Row> batch = rows.subList(from, Math.min(rows.size(), from + REFRESH_BATCH));
                 try (PreparedStatement statement = connection.prepareStatement("UPDATE " + waiters
                         + " SET expires_at = ? WHERE (lock_key, ticket_id) IN ("
-                        + String.join(", ", java.util.Collections.nCopies(batch.size(), "(?, ?)")) + ")")) {
+                        + marks(batch.size(), "(?, ?)") + ")")) {
                     setTime(statement, 1, expires);
                     int parameter = 2;
                     for (Row row : batch) {
