@@ -25,6 +25,8 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
@@ -118,6 +120,8 @@ public final class ComputeEngine implements AutoCloseable {
     private final ThreadLocal<Computing> computing = new ThreadLocal<>();
     /** The cache's name in the message of a call after {@link #close()}. */
     private final String name;
+    /** The calls that wait without a thread. */
+    private final AsyncComputeCalls async;
     private volatile boolean closed;
 
     /**
@@ -145,6 +149,7 @@ public final class ComputeEngine implements AutoCloseable {
                 : new StoreComputeBacking(new ComputeValues(store, serializer), flights, clock, settings.pollInterval(),
                         new UnreadableValues(events, clock));
         this.exactKeys = backing.exactKeys();
+        this.async = new AsyncComputeCalls(this, backing, flights, events, clock, store == null, settings.backend());
     }
 
     /**
@@ -167,11 +172,15 @@ public final class ComputeEngine implements AutoCloseable {
         return fresh(options) ? fetchFresh(key, options, compute) : fetch(key, options.ttl(), options, compute);
     }
 
-    /** Starts no more background refreshes, and closes the backing (a store's subscription); later calls throw. */
+    /**
+     * Starts no more background refreshes, fails pending asynchronous calls, and closes the backing (a store's
+     * subscription) and the threads of asynchronous calls; later calls throw.
+     */
     @Override
     public void close() {
         closed = true;
         refreshes.close();
+        async.close();
         backing.close();
     }
 
@@ -283,6 +292,67 @@ public final class ComputeEngine implements AutoCloseable {
         return outcome;
     }
 
+    /**
+     * {@link #begin(String, ComputeOptions, String)} without a thread: the future completes with what {@code begin}
+     * returns, or exceptionally with what it throws ({@link ComputeTimeoutException} when the caller's own wait time
+     * ran out, {@code dev.locks.LockUnavailableException} when the store cannot be reached). Bad arguments or a closed
+     * engine complete it exceptionally before anything happens; this method never throws.
+     *
+     * <ul>
+     *   <li>A caller waiting for another caller's computation on this node holds no thread: it is a place in the
+     *       node-local flight and at most one timer task ({@link FlightWait}).</li>
+     *   <li>In memory the lookup runs on the calling thread, and a hit completes the future before this returns.
+     *       In front of a store, the lookup (a round trip) and the node's one caller in the protocol across nodes
+     *       (which claims, and waits if another node computes) run on the engine's {@link StoreCallThreads}: the
+     *       latter is one thread per node and key at a time, whatever the number of waiters.</li>
+     *   <li>Dependent stages run on the thread that ended the call: the engine's pool ({@link AsyncWaits}) for a
+     *       waiter, a {@link StoreCallThreads} thread for a lookup or a turn, or the calling thread when the future is
+     *       complete before this returns; never on a store client's notice thread.</li>
+     *   <li>Cancelling the future while the caller waits makes it leave the wait (the computation goes on for the
+     *       others, nothing is left behind); a turn it was given at that moment goes to the next waiter on this node
+     *       (with none, the miss ends; in a store, the turn's compute lock ends with its compute timeout).</li>
+     *   <li>Closing the engine completes pending futures with an {@link IllegalStateException}.</li>
+     * </ul>
+     *
+     * <p>The observer hears of the call in the caller's {@link LocksObserver#callerContext()}.
+     */
+    public CompletableFuture<ComputeOutcome> beginAsync(String key, ComputeOptions options, String hint) {
+        try {
+            Keys.requireValid(key, 0);
+            if (options == null) {
+                throw new IllegalArgumentException("options must not be null");
+            }
+            checkOpen();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return async.begin(key, options, hint == null ? "" : hint);
+    }
+
+    /**
+     * {@link #fetchOrCompute(String, ComputeOptions, Supplier)} without a thread, for a computation that is itself
+     * asynchronous: the future completes with the stored value, another computer's value, or this caller's own
+     * computation's result (stored first), or exceptionally with what the blocking call would throw; with
+     * refresh-ahead or stale-if-error (section 11) a due value starts a background refresh (which waits for the
+     * computation on the engine's refresh pool), and a stale value is served instead of a failure, as the blocking
+     * call does. The computation is started on the thread that got the turn, and its result is stored on a thread
+     * that may block (never on the thread that completed it). Threads, cancellation and closing as
+     * {@link #beginAsync}; a cancelled caller's computation, once started, still ends the miss for the others.
+     */
+    public <V> CompletableFuture<V> fetchOrComputeAsync(String key, ComputeOptions options,
+            Supplier<? extends CompletionStage<V>> compute) {
+        try {
+            if (options == null) {
+                throw new IllegalArgumentException("options must not be null");
+            }
+            checkCall(key, options.ttl(), compute, true);
+            checkOpen();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+        return async.fetchOrCompute(key, options, compute);
+    }
+
     public ComputeOptions defaultOptions() {
         return defaults;
     }
@@ -368,16 +438,21 @@ public final class ComputeEngine implements AutoCloseable {
     /** A stale value instead of a failure: counted, and logged once per key and minute. */
     private <V> V served(String key, Object stale, long started, Throwable error) {
         events.report(ComputeResult.STALE, started);
+        warnServed(key, error);
+        return cast(stale);
+    }
+
+    /** Logs that a stale value of {@code key} is served instead of a failure, once per key and minute. */
+    void warnServed(String key, Throwable error) {
         if (warnings.shouldWarn(key)) {
             LOG.log(Level.WARNING, "computing '" + key + "' failed" + (error == null ? " lately" : "")
                     + "; its stale value is served, and at most one new attempt is made per " + errorBackoff
                     + ". This is logged once a minute per key.", error);
         }
-        return cast(stale);
     }
 
     /** Starts the background refresh of {@code key}, or counts it skipped when the node's refresh pool is full. */
-    private <V> void startRefresh(String key, ComputeOptions options, Duration refreshAfter, Supplier<V> compute) {
+    <V> void startRefresh(String key, ComputeOptions options, Duration refreshAfter, Supplier<V> compute) {
         Refreshes.Started started = refreshes.start(key, () -> refresh(key, options, refreshAfter, compute));
         if (started == Refreshes.Started.SKIPPED) {
             events.count(ComputeResult.REFRESH_SKIPPED);
@@ -424,7 +499,7 @@ public final class ComputeEngine implements AutoCloseable {
         events.report(ComputeResult.REFRESHED, started);
     }
 
-    private void backOff(String key) {
+    void backOff(String key) {
         try {
             backing.backOff(key, errorBackoff);
         } catch (RuntimeException e) {
@@ -520,7 +595,7 @@ public final class ComputeEngine implements AutoCloseable {
      * Hands the caller's own failure to the miss's waiters; never throws (the caller rethrows its own), even when
      * the store could not be told (this node's waiters get it all the same).
      */
-    private void failOwn(ComputeTicket ticket, Throwable error) {
+    void failOwn(ComputeTicket ticket, Throwable error) {
         try {
             backing.fail(ticket, error);
         } catch (RuntimeException e) {
@@ -531,8 +606,12 @@ public final class ComputeEngine implements AutoCloseable {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("this " + name + " is closed");
+            throw closedError();
         }
+    }
+
+    IllegalStateException closedError() {
+        return new IllegalStateException("this " + name + " is closed");
     }
 
     private ComputeOutcome joinReporting(String key, String hint, ComputeOptions options, long started) {

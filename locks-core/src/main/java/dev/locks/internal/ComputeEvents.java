@@ -3,6 +3,7 @@ package dev.locks.internal;
 import dev.locks.LocksClock;
 import dev.locks.LocksObserver;
 import dev.locks.LocksObserver.ComputeResult;
+import java.util.concurrent.Executor;
 
 /**
  * Reports how fetch-or-compute calls ended to a {@link LocksObserver}, timed on the cache's clock. With
@@ -24,6 +25,23 @@ final class ComputeEvents {
     /** The start of a call, to pass to {@link #report}; 0 when nothing is observed. */
     public long start() {
         return observed ? clock.nanoTime() : 0L;
+    }
+
+    /**
+     * What runs an event of a call that ends on another thread than its caller's, with what the observer needs of the
+     * caller's thread ({@link LocksObserver#callerContext()}); {@code null} when nothing is observed.
+     */
+    public Executor callerContext() {
+        return observed ? observer.callerContext() : null;
+    }
+
+    /** As {@link #report(ComputeResult, long)}, run in {@code context} ({@link #callerContext()}). */
+    public void report(ComputeResult result, long startedNanos, Executor context) {
+        if (!observed || context == null) {
+            return;
+        }
+        long nanos = clock.nanoTime() - startedNanos;
+        context.execute(() -> observer.onCompute(result, nanos));
     }
 
     /** Reports an event that takes no time of its own ({@link ComputeResult#UNREADABLE}). */

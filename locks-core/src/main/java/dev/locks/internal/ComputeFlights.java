@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
@@ -69,7 +70,7 @@ final class ComputeFlights {
         while (true) {
             Flight flight = flights.get(key);
             if (flight == null) {
-                Flight mine = new Flight(key, Long.toUnsignedString(missIds.incrementAndGet(), 36), hint, options, clock);
+                Flight mine = newFlight(key, hint, options);
                 flight = flights.putIfAbsent(key, mine);
                 if (flight == null) {
                     return mine.firstTurn();
@@ -84,6 +85,38 @@ final class ComputeFlights {
     }
 
     /**
+     * As {@link #join}, for a caller that waits without a thread: the future completes as {@link #join} would return
+     * or throw ({@link ComputeTimeoutException} when the caller's own wait time ran out). Cancelling it while the
+     * caller waits makes it leave the miss (which goes on); a turn it is given at that moment goes to the next waiter.
+     *
+     * @param waits the pool on which the caller looks at its flight again, and the timer of its deadlines
+     */
+    public CompletableFuture<ComputeOutcome> joinAsync(String key, String hint, ComputeOptions options,
+            AsyncWaits waits) {
+        while (true) {
+            Flight flight = flights.get(key);
+            if (flight == null) {
+                Flight mine = newFlight(key, hint, options);
+                flight = flights.putIfAbsent(key, mine);
+                if (flight == null) {
+                    return CompletableFuture.completedFuture(mine.firstTurn());
+                }
+            }
+            FlightWait wait = new FlightWait(waits, turn -> handOver(turn.ticket()));
+            if (flight.awaitAsync(options, wait)) {
+                wait.start();
+                return wait.future();
+            }
+            flights.remove(key, flight);
+        }
+    }
+
+    /** A new miss of {@code key}, whose first computer is the calling thread. */
+    private Flight newFlight(String key, String hint, ComputeOptions options) {
+        return new Flight(key, Long.toUnsignedString(missIds.incrementAndGet(), 36), hint, options, clock);
+    }
+
+    /**
      * Starts a background refresh of {@code key} as a miss of its own, unless a miss of the key is in flight here
      * already (which makes the refresh needless).
      *
@@ -94,7 +127,7 @@ final class ComputeFlights {
         if (flights.containsKey(key)) {
             return null;
         }
-        Flight mine = new Flight(key, Long.toUnsignedString(missIds.incrementAndGet(), 36), "", options, clock);
+        Flight mine = newFlight(key, "", options);
         if (flights.putIfAbsent(key, mine) != null) {
             return null;
         }

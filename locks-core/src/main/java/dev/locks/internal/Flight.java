@@ -16,7 +16,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * One miss of one key: its computers (the current one last), the callers waiting for its result in the
  * order they came, and the result once there is one. One lock guards it all; waiters park in their own
- * threads, outside that lock, and the oldest waiter times the current computer and promotes itself when that
+ * threads, outside that lock, or wait without a thread ({@link FlightWait}: woken where a thread would be unparked,
+ * and by a timer at its deadline), and the oldest waiter times the current computer and promotes itself when that
  * computer is overdue: there is no helper thread.
  *
  * <p>The result is also a volatile field, written before the waiters are unparked: a waiter woken by the
@@ -127,6 +128,62 @@ final class Flight {
             lock.unlock();
         }
         return outcome != null ? outcome : waitAs(me);
+    }
+
+    /**
+     * As {@link #await}, for a caller that waits without a thread: its {@code wait} is woken (on the pool of
+     * {@code wait}) whenever {@link #await}'s thread would be unparked, and by a timer at its next deadline.
+     *
+     * @return whether the caller joined; false when the flight was already over (the caller starts a new miss)
+     */
+    boolean awaitAsync(ComputeOptions options, FlightWait wait) {
+        lock.lock();
+        try {
+            long at = clock.now();
+            if (overAt(at)) {
+                return false;
+            }
+            Waiter me = new Waiter(wait, options, at);
+            waiters.addLast(me);
+            wait.joined(this, me);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * One look of an asynchronous waiter at the flight, under the lock: the result, its turn, or the end of its wait
+     * time, as a thread's {@link #next} would decide; else {@code null}, with how long until it looks again in
+     * {@link Waiter#parkNanos} ({@link FlightClock#FOREVER}: until woken).
+     *
+     * @throws ComputeTimeoutException when the caller's own wait time ran out
+     */
+    ComputeOutcome look(Waiter me) {
+        lock.lock();
+        try {
+            return next(me);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** An asynchronous waiter stops waiting (its caller cancelled): it leaves, and nobody is promoted for it. */
+    void leaveAsync(Waiter me) {
+        lock.lock();
+        try {
+            if (!me.decided && result == null) {
+                me.decided = true;
+                leave(me);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How long the clock lets an asynchronous waiter wait before it looks again (a slice with a manual clock). */
+    long slice(long nanos) {
+        return clock.slice(nanos);
     }
 
     /**
@@ -322,7 +379,10 @@ final class Flight {
         if (result != null) {
             return result;
         }
-        if (Thread.interrupted()) {
+        if (me.decided) {
+            return null; // an asynchronous waiter that left or was promoted: a late look changes nothing
+        }
+        if (me.async == null && Thread.interrupted()) {
             leave(me);
             Thread.currentThread().interrupt();
             throw new CancellationException("Interrupted while waiting for the computation of '" + key
@@ -333,6 +393,7 @@ final class Flight {
             return promote(me, now);
         }
         if (me.expired(now)) {
+            me.decided = true;
             leave(me);
             throw new ComputeTimeoutException(key, me.waitTime);
         }
@@ -341,6 +402,7 @@ final class Flight {
     }
 
     private ComputeOutcome promote(Waiter me, long now) {
+        me.decided = true;
         waiters.removeFirst();
         FlightComputer computer = startComputer(me.name, me.computeTimeout, now);
         unparkHead(); // the next oldest waiter now times the new computer
@@ -367,7 +429,7 @@ final class Flight {
     private void unparkHead() {
         Waiter head = waiters.peekFirst();
         if (head != null) {
-            LockSupport.unpark(head.thread);
+            head.wake();
         }
     }
 
@@ -417,28 +479,57 @@ final class Flight {
         result = outcome;
         over = true;
         for (Waiter waiter : waiters) {
-            LockSupport.unpark(waiter.thread);
+            waiter.decided = true;
+            if (waiter.async == null) {
+                LockSupport.unpark(waiter.thread);
+            } else {
+                waiter.async.settled(outcome);
+            }
         }
         waiters.clear();
     }
 
-    /** A caller waiting for the flight's result. */
-    private static final class Waiter {
+    /** A caller waiting for the flight's result: a parked thread, or an asynchronous {@link FlightWait}. */
+    static final class Waiter {
 
         final Thread thread;
+        final FlightWait async;
         final String name;
         final Duration computeTimeout;
         final Duration waitTime;
         final long waitDeadline;
-        /** How long to park next; written by its own thread under the flight's lock. */
+        /** How long to park next; written by its own thread (or look) under the flight's lock. */
         long parkNanos;
+        /**
+         * Whether its way out is decided (the result, its turn, its wait time, it left), under the flight's lock: a
+         * later look of an asynchronous waiter changes nothing.
+         */
+        boolean decided;
 
         Waiter(Thread thread, ComputeOptions options, long now) {
+            this(thread, null, thread.getName(), options, now);
+        }
+
+        Waiter(FlightWait async, ComputeOptions options, long now) {
+            this(null, async, Thread.currentThread().getName(), options, now);
+        }
+
+        private Waiter(Thread thread, FlightWait async, String name, ComputeOptions options, long now) {
             this.thread = thread;
-            this.name = thread.getName();
+            this.async = async;
+            this.name = name;
             this.computeTimeout = options.computeTimeout();
             this.waitTime = options.waitTime().orElse(null);
             this.waitDeadline = waitTime == null ? 0 : now + FlightClock.nanos(waitTime);
+        }
+
+        /** What unparking its thread is to a parked waiter: it looks at the flight again soon. */
+        void wake() {
+            if (async == null) {
+                LockSupport.unpark(thread);
+            } else {
+                async.wake();
+            }
         }
 
         boolean expired(long now) {

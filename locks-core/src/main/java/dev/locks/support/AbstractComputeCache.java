@@ -13,6 +13,8 @@ import dev.locks.spi.JdkValueSerializer;
 import dev.locks.spi.RemoteComputeStore;
 import dev.locks.spi.ValueSerializer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
@@ -57,7 +59,7 @@ import java.util.function.ToLongFunction;
  *
  * <p>Thread-safe.
  */
-public abstract class AbstractComputeCache implements ComputeCache, AutoCloseable {
+public abstract class AbstractComputeCache implements AsyncComputeCache, AutoCloseable {
 
     private final ComputeEngine engine;
 
@@ -113,6 +115,17 @@ public abstract class AbstractComputeCache implements ComputeCache, AutoCloseabl
     @Override
     public ComputeOutcome begin(String key, ComputeOptions options, String hint) {
         return engine.begin(key, options, hint);
+    }
+
+    @Override
+    public final CompletableFuture<ComputeOutcome> beginAsync(String key, ComputeOptions options, String hint) {
+        return engine.beginAsync(key, options, hint);
+    }
+
+    @Override
+    public final <V> CompletableFuture<V> fetchOrComputeAsync(String key, ComputeOptions options,
+            Supplier<? extends CompletionStage<V>> compute) {
+        return engine.fetchOrComputeAsync(key, options, compute);
     }
 
     /**

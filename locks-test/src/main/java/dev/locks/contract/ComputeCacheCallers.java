@@ -1,9 +1,11 @@
 package dev.locks.contract;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.locks.Computation;
 import dev.locks.ComputeCache;
+import dev.locks.support.AsyncComputeCache;
 import java.time.Duration;
 import java.util.List;
 import java.util.ArrayList;
@@ -64,6 +66,13 @@ public final class ComputeCacheCallers implements AutoCloseable {
         } catch (InterruptedException | TimeoutException e) {
             throw new AssertionError("the call did not end within " + PATIENCE, e);
         }
+    }
+
+    /** {@code cache} as an {@link AsyncComputeCache}, which every cache built on the core's base class is. */
+    public static AsyncComputeCache async(ComputeCache cache) {
+        assertThat(cache).as("a cache whose calls can wait without a thread (AbstractComputeCache's are)")
+                .isInstanceOf(AsyncComputeCache.class);
+        return (AsyncComputeCache) cache;
     }
 
     /** The computation of {@code key} in flight, if any. */

@@ -7,6 +7,7 @@ import static dev.locks.contract.ComputeCacheCallers.failure;
 import static dev.locks.contract.ComputeCacheCallers.result;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.locks.Computation;
 import dev.locks.ComputeCache;
@@ -15,8 +16,10 @@ import dev.locks.ComputeOutcome;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
 import dev.locks.LocksClock;
+import dev.locks.support.AsyncComputeCache;
 import dev.locks.test.ManualClock;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,6 +27,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -51,6 +55,8 @@ public abstract class ComputeCacheContract {
     protected static final Duration WAIT_TIME = Duration.ofMillis(500);
     protected static final ComputeOptions DEFAULTS =
             ComputeOptions.defaults().withTtl(TTL).withComputeTimeout(COMPUTE_TIMEOUT);
+
+    private static final long PATIENCE_MILLIS = ComputeCacheCallers.PATIENCE.toMillis();
 
     protected final ManualClock clock = new ManualClock();
     protected final ComputeCacheCallers callers = new ComputeCacheCallers();
@@ -697,6 +703,192 @@ public abstract class ComputeCacheContract {
 
         cache.complete(beginAsComputer(key, "expired").ticket(), "v2", null);
         assertThat(cache.begin(forever, TTL, null)).isEqualTo(new ComputeOutcome.Hit("v"));
+    }
+
+    // ---- the protocol form without a thread (AsyncComputeCache)
+
+    @Test
+    void beginAsyncShouldReturnAHitAndTheTurnWithoutThrowing() throws Exception {
+        String key = key("async-protocol");
+        ComputeOutcome outcome = asyncBegin(key).get(PATIENCE_MILLIS, TimeUnit.MILLISECONDS);
+        assertThat(outcome).isInstanceOfSatisfying(ComputeOutcome.Compute.class,
+                turn -> assertThat(turn.ticket().key()).isEqualTo(key));
+        assertThat(cache.complete(((ComputeOutcome.Compute) outcome).ticket(), "v", null)).isTrue();
+
+        assertThat(result(asyncBegin(key))).isEqualTo(new ComputeOutcome.Hit("v"));
+        assertThat(failure(async().beginAsync(" ", DEFAULTS, "")))
+                .as("a bad key fails the future").isInstanceOf(IllegalArgumentException.class);
+        assertThat(failure(async().beginAsync(key, null, ""))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void manyAsyncWaitersShouldHoldNoThreadAndAllReceiveTheValue() {
+        String key = key("async-crowd");
+        int count = 2_000;
+        ComputeOutcome.Compute turn = (ComputeOutcome.Compute) result(asyncBegin(key));
+        int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
+        List<CompletableFuture<ComputeOutcome>> waiters = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            waiters.add(asyncBegin(key));
+        }
+        awaitWaiters(cache, key, count);
+
+        assertThat(waiters).noneMatch(CompletableFuture::isDone);
+        assertThat(ManagementFactory.getThreadMXBean().getThreadCount() - threadsBefore)
+                .as("threads started for %s waiters", count).isLessThan(50);
+        assertThat(cache.complete(turn.ticket(), "v", null)).isTrue();
+        for (CompletableFuture<ComputeOutcome> waiter : waiters) {
+            assertThat(result(waiter)).isEqualTo(new ComputeOutcome.Value("v"));
+        }
+    }
+
+    @Test
+    void asyncWaitersShouldReceiveTheComputersFailureOnOtherThreads() throws Exception {
+        String key = key("async-failure");
+        ComputeOutcome.Compute turn = (ComputeOutcome.Compute) result(asyncBegin(key));
+        CompletableFuture<ComputeOutcome> waiter = asyncBegin(key);
+        CompletableFuture<Thread> stage = waiter.handle((outcome, error) -> Thread.currentThread());
+        awaitWaiters(cache, key, 1);
+        IllegalStateException error = new IllegalStateException("boom");
+
+        Thread settler = new Thread(() -> cache.fail(turn.ticket(), error), "settler");
+        settler.start();
+        settler.join(PATIENCE_MILLIS);
+
+        assertThat(result(waiter)).isEqualTo(new ComputeOutcome.Failed(error));
+        assertThat(result(stage)).as("a dependent stage runs on the cache's threads").isNotSameAs(settler);
+    }
+
+    @Test
+    void asyncWaitTimeShouldEndOnlyThatWait() {
+        String key = key("async-wait-time");
+        ComputeOutcome.Compute turn = (ComputeOutcome.Compute) result(asyncBegin(key));
+        CompletableFuture<ComputeOutcome> impatient = async().beginAsync(key,
+                cache.defaultOptions().withTtl(TTL).withWaitTime(WAIT_TIME), "");
+        awaitWaiters(cache, key, 1);
+        CompletableFuture<ComputeOutcome> patient = asyncBegin(key);
+        awaitWaiters(cache, key, 2);
+
+        elapse(WAIT_TIME);
+
+        assertThat(failure(impatient)).isInstanceOfSatisfying(ComputeTimeoutException.class,
+                timeout -> assertThat(timeout.key()).isEqualTo(key));
+        awaitWaiters(cache, key, 1);
+        assertThat(cache.complete(turn.ticket(), "v", null)).isTrue();
+        assertThat(result(patient)).isEqualTo(new ComputeOutcome.Value("v"));
+    }
+
+    @Test
+    void stalledComputerShouldHandTheTurnToTheOldestAsyncWaiter() {
+        String key = key("async-stall");
+        ComputeOutcome.Compute first = (ComputeOutcome.Compute) result(asyncBegin(key));
+        CompletableFuture<ComputeOutcome> oldest = asyncBegin(key);
+        awaitWaiters(cache, key, 1);
+        CompletableFuture<ComputeOutcome> next = asyncBegin(key);
+        awaitWaiters(cache, key, 2);
+
+        elapse(COMPUTE_TIMEOUT);
+
+        ComputeOutcome promoted = result(oldest);
+        assertThat(promoted).isInstanceOf(ComputeOutcome.Compute.class);
+        assertThat(next).isNotDone();
+        assertThat(cache.complete(((ComputeOutcome.Compute) promoted).ticket(), "v", null)).isTrue();
+        assertThat(result(next)).isEqualTo(new ComputeOutcome.Value("v"));
+        assertThat(cache.complete(first.ticket(), "late", null)).isFalse();
+    }
+
+    @Test
+    void cancelledAsyncWaiterShouldLeaveNothingBehindNorTakeTheTurn() {
+        String key = key("async-cancel");
+        ComputeOutcome.Compute first = (ComputeOutcome.Compute) result(asyncBegin(key));
+        CompletableFuture<ComputeOutcome> gone = asyncBegin(key);
+        awaitWaiters(cache, key, 1);
+        CompletableFuture<ComputeOutcome> stays = asyncBegin(key);
+        awaitWaiters(cache, key, 2);
+
+        assertThat(gone.cancel(false)).isTrue();
+        awaitWaiters(cache, key, 1);
+        elapse(COMPUTE_TIMEOUT);
+
+        ComputeOutcome promoted = result(stays);
+        assertThat(promoted).as("the turn goes to the waiter that stayed").isInstanceOf(ComputeOutcome.Compute.class);
+        assertThat(cache.complete(((ComputeOutcome.Compute) promoted).ticket(), "v", null)).isTrue();
+        assertThat(cache.complete(first.ticket(), "late", null)).isFalse();
+    }
+
+    @Test
+    void closingTheCacheShouldFailPendingAsyncCalls() throws Exception {
+        ComputeCache own = newCache(DEFAULTS, clock);
+        String key = key("async-closed");
+        assertThat(result(ComputeCacheCallers.async(own).beginAsync(key, DEFAULTS, "")))
+                .isInstanceOf(ComputeOutcome.Compute.class);
+        CompletableFuture<ComputeOutcome> waiter = ComputeCacheCallers.async(own).beginAsync(key, DEFAULTS, "");
+        awaitWaiters(own, key, 1);
+
+        ((AutoCloseable) own).close();
+
+        assertThat(failure(waiter)).isInstanceOf(IllegalStateException.class);
+        assertThat(failure(ComputeCacheCallers.async(own).beginAsync(key, DEFAULTS, "")))
+                .isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void fetchOrComputeAsyncShouldComputeOnceForAHundredCallersAndStoreTheValue() {
+        String key = key("async-fetch");
+        CompletableFuture<String> computation = new CompletableFuture<>();
+        AtomicInteger calls = new AtomicInteger();
+        Supplier<CompletableFuture<String>> compute = () -> {
+            calls.incrementAndGet();
+            return computation;
+        };
+        ComputeOptions options = cache.defaultOptions().withTtl(TTL);
+        CompletableFuture<String> computer = async().fetchOrComputeAsync(key, options, compute);
+        await().atMost(ComputeCacheCallers.PATIENCE).until(() -> calls.get() == 1);
+        List<CompletableFuture<String>> waiters = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            waiters.add(async().fetchOrComputeAsync(key, options, compute));
+        }
+        awaitWaiters(cache, key, 100);
+
+        Thread completer = new Thread(() -> computation.complete("v"), "completer");
+        completer.start();
+
+        assertThat(result(computer)).isEqualTo("v");
+        for (CompletableFuture<String> waiter : waiters) {
+            assertThat(result(waiter)).isEqualTo("v");
+        }
+        assertThat(calls).hasValue(1);
+        assertThat(cache.fetchOrCompute(key, TTL, () -> "other")).as("stored").isEqualTo("v");
+        assertThat(failure(async().fetchOrComputeAsync(key, options, null))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(failure(async().fetchOrComputeAsync(key, null, compute))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void fetchOrComputeAsyncFailureShouldReachEveryCallerAndStoreNothing() {
+        String key = key("async-fetch-failure");
+        CompletableFuture<String> computation = new CompletableFuture<>();
+        ComputeOptions options = cache.defaultOptions().withTtl(TTL);
+        CompletableFuture<String> computer = async().fetchOrComputeAsync(key, options, () -> computation);
+        awaitComputer(cache, key, "");
+        CompletableFuture<String> waiter = async().fetchOrComputeAsync(key, options, () -> computation);
+        awaitWaiters(cache, key, 1);
+        IllegalStateException error = new IllegalStateException("upstream down");
+
+        computation.completeExceptionally(error);
+
+        assertThat(failure(computer)).isSameAs(error);
+        assertThat(failure(waiter)).isSameAs(error);
+        assertThat(cache.fetchOrCompute(key, TTL, () -> "next")).as("nothing stored").isEqualTo("next");
+    }
+
+    /** The cache as {@link AsyncComputeCache}, which every cache built on the core's base class is. */
+    protected AsyncComputeCache async() {
+        return ComputeCacheCallers.async(cache);
+    }
+
+    /** {@code beginAsync} of {@code key} with the defaults. */
+    protected CompletableFuture<ComputeOutcome> asyncBegin(String key) {
+        return async().beginAsync(key, cache.defaultOptions().withTtl(TTL), "");
     }
 
     // ---- operations

@@ -1,6 +1,7 @@
 package dev.locks.contract;
 
 import static dev.locks.contract.ComputeCacheCallers.PATIENCE;
+import static dev.locks.contract.ComputeCacheCallers.async;
 import static dev.locks.contract.ComputeCacheCallers.computation;
 import static dev.locks.contract.ComputeCacheCallers.failure;
 import static dev.locks.contract.ComputeCacheCallers.result;
@@ -21,6 +22,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -378,6 +380,79 @@ public abstract class FreshValuesContract {
         }
         gate.countDown();
         return calls;
+    }
+
+    // ---- the same without a thread (AsyncComputeCache)
+
+    @Test
+    void asyncDueReadShouldReturnTheOldValueAtOnceWhileTheRefreshRunsThenTheNewOne() throws Exception {
+        String key = storedAndDue("async-due");
+        CompletableFuture<String> refreshed = new CompletableFuture<>();
+        AtomicInteger calls = new AtomicInteger();
+        Supplier<CompletableFuture<String>> refresh = () -> {
+            calls.incrementAndGet();
+            return refreshed;
+        };
+
+        assertThat(result(async(a).fetchOrComputeAsync(key, REFRESHING, refresh))).isEqualTo("v1");
+        await().atMost(PATIENCE).until(() -> calls.get() == 1 && computation(a, key).isPresent());
+        assertThat(result(async(a).fetchOrComputeAsync(key, REFRESHING, refresh))).isEqualTo("v1");
+        refreshed.complete("v2");
+        await().atMost(PATIENCE).until(() -> "v2".equals(result(async(a).fetchOrComputeAsync(key, REFRESHING,
+                refresh))));
+        assertThat(result(async(b).fetchOrComputeAsync(key, REFRESHING, refresh))).isEqualTo("v2");
+        assertThat(calls).hasValue(1);
+        await().atMost(PATIENCE).until(() -> outcomes.count(ComputeResult.REFRESHED) == 1);
+    }
+
+    @Test
+    void asyncFailureAfterTheTtlShouldServeTheStaleValueToTheComputerAndItsWaiters() throws Exception {
+        String key = key("async-stale");
+        a.fetchOrCompute(key, STALE, () -> "v1");
+        elapse(TTL.plusSeconds(1));
+        CompletableFuture<String> failing = new CompletableFuture<>();
+        AtomicInteger attempts = new AtomicInteger();
+        Supplier<CompletableFuture<String>> compute = () -> {
+            attempts.incrementAndGet();
+            return failing;
+        };
+        CompletableFuture<String> computer = async(a).fetchOrComputeAsync(key, STALE, compute);
+        await().atMost(PATIENCE).until(() -> attempts.get() == 1);
+        List<CompletableFuture<String>> waiters = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            waiters.add(async(i % 2 == 0 ? a : b).fetchOrComputeAsync(key, STALE, compute));
+        }
+        await().atMost(PATIENCE).until(() -> a == b ? waiters(a, key) == 10 : waiters(a, key) + waiters(b, key) == 10);
+
+        failing.completeExceptionally(new IllegalStateException("upstream down"));
+
+        assertThat(result(computer)).isEqualTo("v1");
+        for (CompletableFuture<String> waiter : waiters) {
+            assertThat(result(waiter)).isEqualTo("v1");
+        }
+        assertThat(attempts).hasValue(1);
+        assertThat(outcomes.count(ComputeResult.STALE)).isEqualTo(11);
+        assertThat(result(async(b).fetchOrComputeAsync(key, STALE, compute))).as("backing off: stale at once")
+                .isEqualTo("v1");
+        assertThat(attempts).hasValue(1);
+    }
+
+    @Test
+    void asyncFailureWithoutAStaleValueShouldReachEveryCaller() {
+        String key = key("async-no-stale");
+        CompletableFuture<String> failing = new CompletableFuture<>();
+        CompletableFuture<String> first = async(a).fetchOrComputeAsync(key, STALE, () -> failing);
+        await().atMost(PATIENCE).until(() -> computation(a, key).isPresent());
+        CompletableFuture<String> waiterA = async(a).fetchOrComputeAsync(key, STALE, () -> failing);
+        CompletableFuture<String> waiterB = async(b).fetchOrComputeAsync(key, STALE, () -> failing);
+        await().atMost(PATIENCE).until(() -> a == b ? waiters(a, key) == 2 : waiters(a, key) == 1 && waiters(b, key) == 1);
+
+        failing.completeExceptionally(new IllegalStateException("upstream down"));
+
+        assertThat(failure(first)).isInstanceOf(IllegalStateException.class).hasMessage("upstream down");
+        assertThat(failure(waiterA)).hasMessageContaining("upstream down");
+        assertThat(failure(waiterB)).hasMessageContaining("upstream down");
+        assertThat(outcomes.count(ComputeResult.STALE)).isZero();
     }
 
     private void awaitIdle() {
