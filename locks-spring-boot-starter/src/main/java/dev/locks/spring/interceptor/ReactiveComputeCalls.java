@@ -6,6 +6,7 @@ import dev.locks.ComputeOutcome;
 import dev.locks.LocksObserver;
 import dev.locks.ComputeTicket;
 import dev.locks.ComputeTimeoutException;
+import dev.locks.support.AsyncComputeCache;
 import java.time.Duration;
 import java.util.Optional;
 import org.aopalliance.intercept.MethodInvocation;
@@ -22,10 +23,14 @@ import reactor.core.scheduler.Schedulers;
  * {@link ComputeCache#complete} or {@link ComputeCache#fail}), so that a computation holds no thread while it runs.
  *
  * <ul>
- *   <li>The lookup, and the wait for another caller's computation, run on the starter's wait scheduler
- *       ({@link ReactiveWaits}), never on the subscriber's thread: a hit returns at once; a waiter is bounded by its
- *       wait time and by the computer's compute timeout, after which it is promoted and computes in its turn
- *       (SPEC 4). A subscriber that cancels while it waits stops waiting; the computation goes on for the others.</li>
+ *   <li>The lookup, and the wait for another caller's computation, go through the cache's
+ *       {@link AsyncComputeCache#beginAsync}: a waiter holds no thread (it is a callback in the key's flight), the
+ *       lookup and the calls to a store run on the cache's own threads, and in memory a hit returns on the
+ *       subscriber's thread. A waiter is bounded by its wait time and by the computer's compute timeout, after which
+ *       it is promoted and computes in its turn. A subscriber that cancels while it waits stops waiting; the
+ *       computation goes on for the others, and a turn given at that moment goes to the next waiter. Only a cache that
+ *       is not an {@code AsyncComputeCache} (an application's own) is called on the starter's wait scheduler
+ *       ({@link ReactiveWaits}).</li>
  *   <li>The computer subscribes to the method's {@code Mono} and settles the ticket from its signal: a value is
  *       stored and handed to the waiters, an empty {@code Mono} stores nothing (a {@code null} result), an error
  *       fails the waiters too. The ticket's calls, round trips on a distributed backend, go to
@@ -62,11 +67,7 @@ final class ReactiveComputeCalls {
         }
         return Mono.defer(() -> {
             CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
-            return ReactiveWaits.off(() -> begin(values, key, options, name), true, late -> {
-                if (late instanceof ComputeOutcome.Compute turn) { // its subscriber has gone, not the others
-                    compute(template, operation, values, turn.ticket(), options);
-                }
-            }).doOnNext(outcome -> observed.tag("outcome", outcomeTag(outcome))).flatMap(outcome -> outcome instanceof ComputeOutcome.Compute turn
+            return begun(template, operation, values, key, options).doOnNext(outcome -> observed.tag("outcome", outcomeTag(outcome))).flatMap(outcome -> outcome instanceof ComputeOutcome.Compute turn
                     ? compute(template, operation, values, turn.ticket(), options) : received(outcome))
                     .flatMap(stored -> Mono.justOrEmpty(operation.toResult(stored.orElse(null))))
                     .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
@@ -76,14 +77,33 @@ final class ReactiveComputeCalls {
 
     /**
      * A call with refresh-ahead or stale-if-error (section 11): the cache's own call, which serves a due value at once
-     * while it refreshes it in the background and a stale value instead of a failure, on
-     * {@link Schedulers#boundedElastic()}; its computation (now, or later as a refresh on the cache's refresh pool)
-     * subscribes to the method's {@code Mono} and waits for it, within the compute timeout.
+     * while it refreshes it in the background and a stale value instead of a failure. Its computation (now, or later
+     * as a refresh on the cache's refresh pool) subscribes to the method's {@code Mono}, within the compute timeout.
+     * Through {@link AsyncComputeCache#fetchOrComputeAsync} nothing of it holds a thread while it waits (a
+     * refresh waits on the cache's refresh threads); a cache that is not one is called on
+     * {@link Schedulers#boundedElastic()}.
      */
     private static Mono<Object> fresh(MethodInvocation template, FetchOrComputeOperation operation, ComputeCache values,
             String key, ComputeOptions options, CallObservations observations) {
         String name = operation.tagName();
         Duration timeout = options.computeTimeout();
+        if (values instanceof AsyncComputeCache async) {
+            return Mono.defer(() -> {
+                CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
+                return Mono.fromFuture(() -> {
+                    String previous = CallNames.enter(name); // the cache's events are told in this caller's context
+                    try {
+                        return async.fetchOrComputeAsync(key, options,
+                                () -> publisher(template).timeout(timeout).map(operation::toStored).toFuture());
+                    }
+                    finally {
+                        CallNames.restore(previous);
+                    }
+                }).flatMap(stored -> Mono.justOrEmpty(operation.toResult(stored)))
+                        .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
+                        .doOnCancel(() -> observed.stop(null));
+            });
+        }
         return Mono.defer(() -> {
             CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
             return Mono.fromCallable(() -> {
@@ -115,6 +135,31 @@ final class ReactiveComputeCalls {
     @SuppressWarnings("unchecked")
     private static <E extends Throwable> E thrown(Throwable error) throws E {
         throw (E) error;
+    }
+
+    /**
+     * Looks the key up, and waits if another caller computes it: without a thread when the cache is an
+     * {@link AsyncComputeCache} (every cache of the library is), else on the wait scheduler; under the call's name.
+     */
+    private static Mono<ComputeOutcome> begun(MethodInvocation template, FetchOrComputeOperation operation,
+            ComputeCache values, String key, ComputeOptions options) {
+        String name = operation.tagName();
+        if (values instanceof AsyncComputeCache async) {
+            return Mono.fromFuture(() -> {
+                String previous = CallNames.enter(name); // the cache's events are told in this caller's context
+                try {
+                    return async.beginAsync(key, options, "");
+                }
+                finally {
+                    CallNames.restore(previous);
+                }
+            });
+        }
+        return ReactiveWaits.off(() -> begin(values, key, options, name), true, late -> {
+            if (late instanceof ComputeOutcome.Compute turn) { // its subscriber has gone, not the others
+                compute(template, operation, values, turn.ticket(), options);
+            }
+        });
     }
 
     /** Looks the key up, and waits if another caller computes it: on the wait scheduler, under the call's name. */

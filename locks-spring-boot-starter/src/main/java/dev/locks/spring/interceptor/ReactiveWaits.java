@@ -16,9 +16,11 @@ import reactor.core.scheduler.Schedulers;
  * "locks-wait-N", as many as {@link Schedulers#boundedElastic()} has (10 per core, 100,000 queued tasks), daemon,
  * idle ones gone after 60 s. Its own, so that a hot key's waiters, which may take every one of its threads, never
  * starve other work of the application, nor the calls that would let them in (those run on
- * {@link Schedulers#boundedElastic()}). {@link dev.locks.ComputeCache} has no asynchronous wait yet: this is what
- * stays of the pool. {@code @Locked} waits through {@link dev.locks.LockRegistry#acquireAsync} and holds none of
- * its threads ({@link ReactiveLockedCalls}).
+ * {@link Schedulers#boundedElastic()}). Only a {@link dev.locks.ComputeCache} that is not a
+ * {@link dev.locks.support.AsyncComputeCache} (an application's own; every cache of the library is one) waits here:
+ * {@link dev.locks.ComputeCache#begin} is a blocking call, and this is what stays of the pool. {@code @Locked}
+ * waits through {@link dev.locks.LockRegistry#acquireAsync}, and {@code @FetchOrCompute} through
+ * {@code AsyncComputeCache}, holding none of its threads ({@link ReactiveLockedCalls}, {@link ReactiveComputeCalls}).
  */
 final class ReactiveWaits {
 
