@@ -5,8 +5,6 @@ import dev.locks.Lease;
 import dev.locks.benchmarks.redis.RedisNodes;
 import dev.locks.benchmarks.redis.RedisServerProcess;
 import dev.locks.redis.RedisLockRegistry;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,7 +15,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import reactor.core.publisher.Mono;
 
 /**
@@ -88,21 +85,7 @@ public final class WaitingCrowd {
             inside.decrementAndGet();
             served.incrementAndGet();
         };
-        ThreadMXBean mx = ManagementFactory.getThreadMXBean();
-        int before = mx.getThreadCount();
-        AtomicInteger most = new AtomicInteger(before);
-        AtomicLong sampling = new AtomicLong(1);
-        Thread sampler = new Thread(() -> {
-            while (sampling.get() == 1) {
-                most.accumulateAndGet(mx.getThreadCount(), Math::max);
-                try {
-                    Thread.sleep(10);
-                } catch (InterruptedException e) {
-                    return;
-                }
-            }
-        }, "crowd-sampler");
-        sampler.start();
+        PlatformThreads threads = new PlatformThreads();
         List<CompletableFuture<?>> monos = new ArrayList<>();
         List<Future<?>> calls = new ArrayList<>();
         for (int i = 0; i < n; i++) {
@@ -138,12 +121,11 @@ public final class WaitingCrowd {
             call.get(10, TimeUnit.MINUTES);
         }
         long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        sampling.set(0);
-        sampler.join();
+        threads.close();
         if (served.get() != n) {
             throw new IllegalStateException(served.get() + " of " + n + " served");
         }
-        return new Result(millis, before, most.get(), overlaps.get());
+        return new Result(millis, threads.before(), threads.most(), overlaps.get());
     }
 
     /** {@code Executors.newVirtualThreadPerTaskExecutor()} on Java 21 and later; {@code null} before. */
