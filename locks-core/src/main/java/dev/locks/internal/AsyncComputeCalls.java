@@ -47,9 +47,9 @@ final class AsyncComputeCalls implements AutoCloseable {
     private final String backend;
     /** The futures of calls not yet ended, failed by {@link #close()}. */
     private final Set<CompletableFuture<?>> pending = ConcurrentHashMap.newKeySet();
-    private AsyncWaits waits;
-    private StoreCallThreads storeCalls;
-    private boolean closed;
+    private volatile AsyncWaits waits;
+    private volatile StoreCallThreads storeCalls;
+    private volatile boolean closed;
 
     AsyncComputeCalls(ComputeEngine engine, ComputeBacking backing, ComputeFlights flights, ComputeEvents events,
             LocksClock clock, boolean memory, String backend) {
@@ -96,27 +96,40 @@ final class AsyncComputeCalls implements AutoCloseable {
     }
 
     /** The threads that wake waiters and complete their futures, started by the first call. */
-    private synchronized AsyncWaits waits() {
-        if (closed) {
-            throw engine.closedError();
+    private AsyncWaits waits() {
+        AsyncWaits started = waits;
+        if (started != null) {
+            return started;
         }
-        if (waits == null) {
-            int cores = Runtime.getRuntime().availableProcessors();
-            waits = new AsyncWaits("locks-" + backend + "-compute", Math.min(4, Math.max(2, cores)));
+        synchronized (this) {
+            if (closed) {
+                throw engine.closedError();
+            }
+            if (waits == null) {
+                int cores = Runtime.getRuntime().availableProcessors();
+                waits = new AsyncWaits("locks-" + backend + "-compute", Math.min(4, Math.max(2, cores)));
+            }
+            return waits;
         }
-        return waits;
     }
 
     /** In front of a store, the threads of its blocking calls, started by the first call. */
-    private synchronized StoreCallThreads storeCalls() {
-        if (closed) {
-            throw engine.closedError();
+    private StoreCallThreads storeCalls() {
+        StoreCallThreads started = storeCalls;
+        if (started != null) {
+            return started;
         }
-        if (storeCalls == null) {
-            int cores = Runtime.getRuntime().availableProcessors();
-            storeCalls = new StoreCallThreads("locks-" + backend + "-compute", Math.min(16, Math.max(4, 2 * cores)));
+        synchronized (this) {
+            if (closed) {
+                throw engine.closedError();
+            }
+            if (storeCalls == null) {
+                int cores = Runtime.getRuntime().availableProcessors();
+                storeCalls = new StoreCallThreads("locks-" + backend + "-compute",
+                        Math.min(16, Math.max(4, 2 * cores)));
+            }
+            return storeCalls;
         }
-        return storeCalls;
     }
 
     /** One call: its future, and what each of its steps needs. */
@@ -129,6 +142,7 @@ final class AsyncComputeCalls implements AutoCloseable {
         final long started = events.start();
         final Executor context = events.callerContext();
         AsyncWaits pool;
+        private boolean tracked;
 
         Call(String key, ComputeOptions options, String hint) {
             this.key = key;
@@ -136,21 +150,36 @@ final class AsyncComputeCalls implements AutoCloseable {
             this.hint = hint;
         }
 
-        /** Runs {@code lookUp} on the caller's thread in memory, else on a lookup thread. */
+        /**
+         * Runs {@code lookUp} on the caller's thread in memory (a hit is not tracked: it ends before this returns),
+         * else on a lookup thread.
+         */
         CompletableFuture<R> start(Runnable lookUp) {
             try {
                 pool = waits();
-                pending.add(result);
-                result.whenComplete((value, error) -> pending.remove(result));
                 if (memory) {
                     lookUp.run();
                 } else {
+                    track();
                     storeCalls().lookUp(lookUp);
                 }
             } catch (RuntimeException e) {
                 result.completeExceptionally(e);
             }
             return result;
+        }
+
+        /** From here the call may wait: {@link #close()} fails it if it has not ended by then. */
+        void track() {
+            if (tracked) {
+                return;
+            }
+            tracked = true;
+            pending.add(result);
+            result.whenComplete((value, error) -> pending.remove(result));
+            if (closed) { // closed meanwhile: close() may have missed it
+                result.completeExceptionally(engine.closedError());
+            }
         }
 
         /**
@@ -197,6 +226,7 @@ final class AsyncComputeCalls implements AutoCloseable {
         void join(Predicate<ComputeOutcome.Compute> compute,
                 Consumer<ComputeOutcome> received, Consumer<Throwable> failed) {
             if (memory) { // the lookup ran on the caller's thread: the flight's lock is taken on the pool
+                track();
                 pool.execute(() -> joinHere(compute, received, failed));
             } else {
                 joinHere(compute, received, failed); // on a lookup thread
