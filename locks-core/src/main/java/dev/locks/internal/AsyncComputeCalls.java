@@ -64,8 +64,8 @@ final class AsyncComputeCalls implements AutoCloseable {
 
     /** See {@link ComputeEngine#beginAsync}; the arguments are checked. */
     CompletableFuture<ComputeOutcome> begin(String key, ComputeOptions options, String hint) {
-        Call<ComputeOutcome> call = new Call<>(key, options, hint);
-        return call.start(call::lookUpToBegin);
+        Begin call = new Begin(key, options, hint);
+        return call.start(call::lookUp);
     }
 
     /** See {@link ComputeEngine#fetchOrComputeAsync}; the arguments are checked. */
@@ -133,7 +133,7 @@ final class AsyncComputeCalls implements AutoCloseable {
     }
 
     /** One call: its future, and what each of its steps needs. */
-    private class Call<R> {
+    private abstract class Call<R> {
 
         final CompletableFuture<R> result = new CompletableFuture<>();
         final String key;
@@ -192,30 +192,6 @@ final class AsyncComputeCalls implements AutoCloseable {
             } else {
                 storeCalls().lookUp(call);
             }
-        }
-
-        /** {@code begin}'s lookup: a hit, or the node-local flight of the miss. */
-        @SuppressWarnings("unchecked")
-        void lookUpToBegin() {
-            if (result.isDone()) {
-                return; // cancelled before it began
-            }
-            Object stored;
-            try {
-                stored = backing.get(key);
-            } catch (RuntimeException | Error e) {
-                fail(e);
-                return;
-            }
-            if (stored != null) {
-                report(ComputeResult.HIT);
-                ((CompletableFuture<ComputeOutcome>) result).complete(new ComputeOutcome.Hit(stored));
-                return;
-            }
-            join(turn -> ((CompletableFuture<ComputeOutcome>) result).complete(turn), outcome -> {
-                report(resultOf(outcome));
-                ((CompletableFuture<ComputeOutcome>) result).complete(outcome);
-            }, this::fail);
         }
 
         /**
@@ -301,6 +277,36 @@ final class AsyncComputeCalls implements AutoCloseable {
                 report(ComputeResult.FAILED);
                 result.completeExceptionally(error);
             }
+        }
+    }
+
+    /** {@code begin}: a hit, or the node-local flight of the miss, whose outcome the caller gets as it is. */
+    private final class Begin extends Call<ComputeOutcome> {
+
+        Begin(String key, ComputeOptions options, String hint) {
+            super(key, options, hint);
+        }
+
+        void lookUp() {
+            if (result.isDone()) {
+                return; // cancelled before it began
+            }
+            Object stored;
+            try {
+                stored = backing.get(key);
+            } catch (RuntimeException | Error e) {
+                fail(e);
+                return;
+            }
+            if (stored != null) {
+                report(ComputeResult.HIT);
+                result.complete(new ComputeOutcome.Hit(stored));
+                return;
+            }
+            join(result::complete, outcome -> {
+                report(resultOf(outcome));
+                result.complete(outcome);
+            }, this::fail);
         }
     }
 

@@ -274,11 +274,7 @@ public final class ComputeEngine implements AutoCloseable {
      * the compute timeout and wait time of {@code options}.
      */
     public ComputeOutcome begin(String key, ComputeOptions options, String hint) {
-        Keys.requireValid(key, 0);
-        if (options == null) {
-            throw new IllegalArgumentException("options must not be null");
-        }
-        checkOpen();
+        checkBegin(key, options);
         long started = events.start();
         Object stored = read(key, started);
         if (stored != null) {
@@ -318,11 +314,7 @@ public final class ComputeEngine implements AutoCloseable {
      */
     public CompletableFuture<ComputeOutcome> beginAsync(String key, ComputeOptions options, String hint) {
         try {
-            Keys.requireValid(key, 0);
-            if (options == null) {
-                throw new IllegalArgumentException("options must not be null");
-            }
-            checkOpen();
+            checkBegin(key, options);
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
@@ -355,6 +347,15 @@ public final class ComputeEngine implements AutoCloseable {
 
     public ComputeOptions defaultOptions() {
         return defaults;
+    }
+
+    /** What {@code begin} checks before anything happens. */
+    private void checkBegin(String key, ComputeOptions options) {
+        Keys.requireValid(key, 0);
+        if (options == null) {
+            throw new IllegalArgumentException("options must not be null");
+        }
+        checkOpen();
     }
 
     /**

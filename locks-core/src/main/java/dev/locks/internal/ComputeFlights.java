@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
 /**
  * The single flight of fetch-or-compute in one JVM: which caller computes each miss, who waits for it, who
@@ -67,21 +68,7 @@ final class ComputeFlights {
      * @throws CancellationException when the caller was interrupted while waiting (the miss goes on)
      */
     public ComputeOutcome join(String key, String hint, ComputeOptions options) {
-        while (true) {
-            Flight flight = flights.get(key);
-            if (flight == null) {
-                Flight mine = newFlight(key, hint, options);
-                flight = flights.putIfAbsent(key, mine);
-                if (flight == null) {
-                    return mine.firstTurn();
-                }
-            }
-            ComputeOutcome outcome = flight.await(options);
-            if (outcome != null) {
-                return outcome;
-            }
-            flights.remove(key, flight);
-        }
+        return join(key, hint, options, turn -> turn, flight -> flight.await(options));
     }
 
     /**
@@ -93,19 +80,35 @@ final class ComputeFlights {
      */
     public CompletableFuture<ComputeOutcome> joinAsync(String key, String hint, ComputeOptions options,
             AsyncWaits waits) {
+        return join(key, hint, options, CompletableFuture::completedFuture, flight -> {
+            FlightWait wait = new FlightWait(waits, turn -> handOver(turn.ticket()));
+            if (!flight.awaitAsync(options, wait)) {
+                return null;
+            }
+            wait.start();
+            return wait.future();
+        });
+    }
+
+    /**
+     * Starts the miss of {@code key}, its first turn given to {@code first}, or joins the one in flight with
+     * {@code await}, which returns {@code null} when that flight was over already: it is then taken out of the way
+     * and the caller tries again.
+     */
+    private <R> R join(String key, String hint, ComputeOptions options, Function<ComputeOutcome.Compute, R> first,
+            Function<Flight, R> await) {
         while (true) {
             Flight flight = flights.get(key);
             if (flight == null) {
                 Flight mine = newFlight(key, hint, options);
                 flight = flights.putIfAbsent(key, mine);
                 if (flight == null) {
-                    return CompletableFuture.completedFuture(mine.firstTurn());
+                    return first.apply(mine.firstTurn());
                 }
             }
-            FlightWait wait = new FlightWait(waits, turn -> handOver(turn.ticket()));
-            if (flight.awaitAsync(options, wait)) {
-                wait.start();
-                return wait.future();
+            R joined = await.apply(flight);
+            if (joined != null) {
+                return joined;
             }
             flights.remove(key, flight);
         }

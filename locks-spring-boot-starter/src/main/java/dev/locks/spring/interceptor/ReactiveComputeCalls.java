@@ -9,6 +9,7 @@ import dev.locks.ComputeTimeoutException;
 import dev.locks.support.AsyncComputeCache;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.aopalliance.intercept.MethodInvocation;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -87,36 +88,15 @@ final class ReactiveComputeCalls {
             String key, ComputeOptions options, CallObservations observations) {
         String name = operation.tagName();
         Duration timeout = options.computeTimeout();
-        if (values instanceof AsyncComputeCache async) {
-            return Mono.defer(() -> {
-                CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
-                return Mono.fromFuture(() -> {
-                    String previous = CallNames.enter(name); // the cache's events are told in this caller's context
-                    try {
-                        return async.fetchOrComputeAsync(key, options,
-                                () -> publisher(template).timeout(timeout).map(operation::toStored).toFuture());
-                    }
-                    finally {
-                        CallNames.restore(previous);
-                    }
-                }).flatMap(stored -> Mono.justOrEmpty(operation.toResult(stored)))
-                        .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
-                        .doOnCancel(() -> observed.stop(null));
-            });
-        }
         return Mono.defer(() -> {
             CallObservations.Stop observed = observations.start(CallObservations.COMPUTE, name, values.backend());
-            return Mono.fromCallable(() -> {
-                String previous = CallNames.enter(name);
-                try {
-                    return Optional.ofNullable(values.fetchOrCompute(key, options, () -> awaited(template, operation,
-                            timeout)));
-                }
-                finally {
-                    CallNames.restore(previous);
-                }
-            }).subscribeOn(Schedulers.boundedElastic())
-                    .flatMap(stored -> Mono.justOrEmpty(operation.toResult(stored.orElse(null))))
+            Mono<Optional<Object>> stored = values instanceof AsyncComputeCache async
+                    ? Mono.fromFuture(() -> named(name, () -> async.fetchOrComputeAsync(key, options,
+                            () -> publisher(template).timeout(timeout).map(operation::toStored).toFuture())))
+                            .map(Optional::ofNullable).defaultIfEmpty(Optional.empty())
+                    : Mono.fromCallable(() -> Optional.ofNullable(named(name, () -> values.fetchOrCompute(key, options,
+                            () -> awaited(template, operation, timeout))))).subscribeOn(Schedulers.boundedElastic());
+            return stored.flatMap(value -> Mono.justOrEmpty(operation.toResult(value.orElse(null))))
                     .doOnSuccess(result -> observed.stop(null)).doOnError(observed::stop)
                     .doOnCancel(() -> observed.stop(null));
         });
@@ -145,15 +125,7 @@ final class ReactiveComputeCalls {
             ComputeCache values, String key, ComputeOptions options) {
         String name = operation.tagName();
         if (values instanceof AsyncComputeCache async) {
-            return Mono.fromFuture(() -> {
-                String previous = CallNames.enter(name); // the cache's events are told in this caller's context
-                try {
-                    return async.beginAsync(key, options, "");
-                }
-                finally {
-                    CallNames.restore(previous);
-                }
-            });
+            return Mono.fromFuture(() -> named(name, () -> async.beginAsync(key, options, "")));
         }
         return ReactiveWaits.off(() -> begin(values, key, options, name), true, late -> {
             if (late instanceof ComputeOutcome.Compute turn) { // its subscriber has gone, not the others
@@ -164,9 +136,17 @@ final class ReactiveComputeCalls {
 
     /** Looks the key up, and waits if another caller computes it: on the wait scheduler, under the call's name. */
     private static ComputeOutcome begin(ComputeCache values, String key, ComputeOptions options, String name) {
+        return named(name, () -> values.begin(key, options, ""));
+    }
+
+    /**
+     * {@code call}'s result, called under the call's name: the cache's events are told in this caller's context, and
+     * an asynchronous call captures it for the events it tells later.
+     */
+    private static <T> T named(String name, Supplier<T> call) {
         String previous = CallNames.enter(name);
         try {
-            return values.begin(key, options, "");
+            return call.get();
         }
         finally {
             CallNames.restore(previous);
