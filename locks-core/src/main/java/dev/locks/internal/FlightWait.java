@@ -14,8 +14,9 @@ import java.util.function.Consumer;
  * the future's dependent stages never run on the thread that settled the flight (a backend client's notice thread,
  * say). Ten thousand of them waiting for one key cost memory, not threads.
  *
- * <p>Cancelling the future makes the caller leave the flight, promoting nobody for it. A turn decided at the moment
- * of the cancellation goes to {@code unwanted}, which hands it to the next waiter.
+ * <p>Cancelling the future makes the caller leave the flight, promoting nobody for it, on the pool: the canceller's
+ * thread takes no lock (cancelling the timer task takes its queue's). A turn decided at the moment of the
+ * cancellation goes to {@code unwanted}, which hands it to the next waiter.
  */
 final class FlightWait {
 
@@ -32,8 +33,11 @@ final class FlightWait {
         this.unwanted = unwanted;
         future.whenComplete((outcome, error) -> {
             if (future.isCancelled()) {
-                cancelTimer();
-                waits.execute(this::leave); // the flight's lock, never on the canceller's thread (an event loop's)
+                // the timer's queue and the flight take locks: never on the canceller's thread (an event loop's)
+                waits.execute(() -> {
+                    cancelTimer();
+                    leave();
+                });
             }
         });
     }
