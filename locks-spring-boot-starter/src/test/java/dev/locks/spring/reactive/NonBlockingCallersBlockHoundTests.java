@@ -4,9 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.locks.ComputeOptions;
 import dev.locks.ComputeOutcome;
+import dev.locks.AcquireOptions;
 import dev.locks.Computation;
+import dev.locks.Lease;
+import dev.locks.LockRegistry;
 import dev.locks.local.LocalComputeCache;
+import dev.locks.local.LocalLockRegistry;
 import dev.locks.redis.RedisComputeCache;
+import dev.locks.redis.RedisLockRegistry;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.support.AsyncComputeCache;
 import java.time.Duration;
@@ -23,13 +28,13 @@ import reactor.core.scheduler.Scheduler;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * {@link AsyncComputeCache#beginAsync} called, and cancelled, at once from many threads that may not block (Reactor's
- * parallel threads, as an event loop is), with BlockHound installed. Neither handing a lookup to the cache's store
- * threads nor cancelling a waiter ever parks the caller, however contended: a caller parked on a contended lock of a
- * thread pool's queue fails with BlockHound's error (a WebFlux request of the Redis stampede test failed so in CI,
- * with a 500), and a cancellation that fails so in the future's callback leaves its waiter in the flight.
+ * The asynchronous calls of the library made, and cancelled, at once from many threads that may not block (Reactor's
+ * parallel threads, as an event loop is), with BlockHound installed: starting a call, cancelling it and closing an
+ * in-memory lease never park the caller, however contended. A caller parked on a contended lock of a thread pool's
+ * queue fails with BlockHound's error (a WebFlux request of the Redis stampede test failed so in CI, with a 500),
+ * and a cancellation that fails so inside the future's callback leaves its waiter in the flight.
  */
-class AsyncComputeStartsBlockHoundTests {
+class NonBlockingCallersBlockHoundTests {
 
     private static final int THREADS = 8;
 
@@ -87,6 +92,40 @@ class AsyncComputeStartsBlockHoundTests {
                     .as("waiters still in the flight after every one was cancelled").isZero());
             values.complete(((ComputeOutcome.Compute) computer).ticket(), "value", null);
             assertThat(values.begin("slow", options, "")).isEqualTo(new ComputeOutcome.Hit("value"));
+        }
+        finally {
+            nonBlocking.dispose();
+        }
+    }
+
+    @Test
+    void contendedAsynchronousAcquiresAndInMemoryReleasesShouldNeverParkTheirCallers() {
+        try (LocalLockRegistry local = LocalLockRegistry.builder().build()) {
+            cycleOnOneKey(local, true);
+        }
+        try (RedisLockRegistry remote = RedisLockRegistry.builder(redis.connectionFactory()).build()) {
+            cycleOnOneKey(remote, false); // a Redis release is a round trip: the starter makes it elsewhere
+        }
+    }
+
+    /**
+     * Many acquires of one key, each started on a non-blocking thread; each lease is closed back on a non-blocking
+     * thread when {@code closeHere} (in memory the starter releases where the publisher ends), else on
+     * {@link Schedulers#boundedElastic()}. A blocking call in any of it fails the {@code Flux}.
+     */
+    private static void cycleOnOneKey(LockRegistry registry, boolean closeHere) {
+        Scheduler nonBlocking = Schedulers.newParallel("acquiring", THREADS);
+        AcquireOptions options = AcquireOptions.defaults().withInfiniteRetries().withWaitTime(Duration.ofMinutes(1));
+        int cycles = closeHere ? 20_000 : 2_000;
+        try {
+            Long held = Flux.range(0, cycles)
+                    .flatMap(i -> Mono.defer(() -> Mono.fromFuture(registry.acquireAsync(List.of("one"), options)))
+                            .subscribeOn(nonBlocking)
+                            .publishOn(closeHere ? nonBlocking : Schedulers.boundedElastic())
+                            .doOnNext(Lease::close), 64)
+                    .count().block(Duration.ofMinutes(2));
+            assertThat(held).isEqualTo(cycles);
+            assertThat(registry.heldLocks()).isEmpty();
         }
         finally {
             nonBlocking.dispose();
