@@ -31,7 +31,8 @@ import reactor.core.scheduler.Schedulers;
  *       it is promoted and computes in its turn. A subscriber that cancels while it waits stops waiting; the
  *       computation goes on for the others, and a turn given at that moment goes to the next waiter. Only a cache that
  *       is not an {@code AsyncComputeCache} (an application's own) is called on the starter's wait scheduler
- *       ({@link ReactiveWaits}).</li>
+ *       ({@link ReactiveWaits}). A turn to compute that arrives just as its subscriber cancels (too late for the
+ *       cancellation to stop it) is computed all the same, as below.</li>
  *   <li>The computer subscribes to the method's {@code Mono} and settles the ticket from its signal: a value is
  *       stored and handed to the waiters, an empty {@code Mono} stores nothing (a {@code null} result), an error
  *       fails the waiters too. The ticket's calls, round trips on a distributed backend, go to
@@ -125,7 +126,11 @@ final class ReactiveComputeCalls {
             ComputeCache values, String key, ComputeOptions options) {
         String name = operation.tagName();
         if (values instanceof AsyncComputeCache async) {
-            return Mono.fromFuture(() -> named(name, () -> async.beginAsync(key, options, "")));
+            // a turn that came as the subscriber cancelled is dropped by fromFuture: computed all the same, for the
+            // others (the same as ReactiveWaits' late outcome below)
+            return Mono.fromFuture(() -> named(name, () -> async.beginAsync(key, options, "")))
+                    .doOnDiscard(ComputeOutcome.Compute.class,
+                            turn -> compute(template, operation, values, turn.ticket(), options));
         }
         return ReactiveWaits.off(() -> begin(values, key, options, name), true, late -> {
             if (late instanceof ComputeOutcome.Compute turn) { // its subscriber has gone, not the others
