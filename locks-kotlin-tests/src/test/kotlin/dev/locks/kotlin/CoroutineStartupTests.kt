@@ -19,6 +19,7 @@ class CoroutineStartupTests {
 
     private val runner = ApplicationContextRunner()
         .withConfiguration(AutoConfigurations.of(LocksAutoConfiguration::class.java))
+        .withPropertyValues("locks.backend=local") // locks-redis and locks-jdbc are both on this module's classpath
 
     @Test
     fun aBadKeyOnASuspendFunctionShouldStopStartupNamingTheMethod() {

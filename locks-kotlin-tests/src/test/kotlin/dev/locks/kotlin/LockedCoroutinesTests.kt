@@ -33,7 +33,7 @@ import reactor.core.scheduler.Schedulers
  * `@Locked` and `@FetchOrCompute` on Kotlin suspend functions and `@Locked` on Flow, through the starter's proxies
  * as an application calls them: the lock is held across the body's suspension points until it returns (a Flow's
  * until its collection ends), a waiting coroutine suspends and a cancelled one leaves nothing locked. Each backend
- * runs the same tests ([LocalLockedCoroutinesTests], [RedisLockedCoroutinesTests]).
+ * runs the same tests ([LocalLockedCoroutinesTests], [RedisLockedCoroutinesTests], [JdbcLockedCoroutinesTests]).
  */
 abstract class LockedCoroutinesTests {
 
@@ -283,4 +283,5 @@ abstract class LockedCoroutinesTests {
 /** The local backend. */
 class LocalLockedCoroutinesTests : LockedCoroutinesTests() {
     override fun application(): ApplicationContextRunner = ApplicationContextRunner()
+        .withPropertyValues("locks.backend=local") // locks-redis and locks-jdbc are both on this module's classpath
 }

@@ -138,6 +138,7 @@ abstract class SkippedCoroutinesTests {
 class LocalSkippedCoroutinesTests : SkippedCoroutinesTests() {
 
     override fun node(): ApplicationContextRunner = ApplicationContextRunner()
+        .withPropertyValues("locks.backend=local") // locks-redis and locks-jdbc are both on this module's classpath
 
     override fun withNodes(test: (AssertableApplicationContext, LockRegistry) -> Unit) {
         application().run { context -> test(context, context.getBean(LockRegistry::class.java)) }
