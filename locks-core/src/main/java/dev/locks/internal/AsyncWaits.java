@@ -32,12 +32,7 @@ final class AsyncWaits implements AutoCloseable {
     private final Set<AsyncAcquire> active = ConcurrentHashMap.newKeySet();
 
     AsyncWaits(String name, int threads) {
-        AtomicInteger count = new AtomicInteger();
-        this.pool = new ForkJoinPool(threads, forkJoinPool -> {
-            ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(forkJoinPool);
-            thread.setName(name + "-" + count.incrementAndGet());
-            return thread;
-        }, null, true);
+        this.pool = new ForkJoinPool(threads, workersNamed(name), null, true);
         this.timer = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread thread = new Thread(runnable, name + "-timer");
             thread.setDaemon(true);
@@ -45,6 +40,16 @@ final class AsyncWaits implements AutoCloseable {
         });
         timer.setRemoveOnCancelPolicy(true);
         timer.setExecuteExistingDelayedTasksAfterShutdownPolicy(false);
+    }
+
+    /** A {@code ForkJoinPool}'s workers named {@code name-1}, {@code name-2}, ... (daemons, as every worker is). */
+    static ForkJoinPool.ForkJoinWorkerThreadFactory workersNamed(String name) {
+        AtomicInteger count = new AtomicInteger();
+        return forkJoinPool -> {
+            ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(forkJoinPool);
+            thread.setName(name + "-" + count.incrementAndGet());
+            return thread;
+        };
     }
 
     /** Runs {@code step} on the pool; once closed, nowhere (every acquire still pending was failed by then). */

@@ -2,7 +2,6 @@ package dev.locks.internal;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadFactory;
@@ -34,12 +33,8 @@ final class StoreCallThreads implements AutoCloseable {
     private final ThreadPoolExecutor turns;
 
     StoreCallThreads(String name, int lookupThreads) {
-        AtomicInteger count = new AtomicInteger();
-        this.lookups = new ForkJoinPool(lookupThreads, pool -> {
-            ForkJoinWorkerThread thread = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(pool);
-            thread.setName(name + "-" + count.incrementAndGet());
-            return thread;
-        }, null, true, 0, lookupThreads, 1, pool -> true, 60, TimeUnit.SECONDS);
+        this.lookups = new ForkJoinPool(lookupThreads, AsyncWaits.workersNamed(name), null, true, 0, lookupThreads, 1,
+                pool -> true, 60, TimeUnit.SECONDS);
         this.turns = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(),
                 daemons(name + "-turn-"));
     }

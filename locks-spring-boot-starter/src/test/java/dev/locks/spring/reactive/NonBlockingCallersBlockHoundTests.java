@@ -1,11 +1,12 @@
 package dev.locks.spring.reactive;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
-import dev.locks.ComputeOptions;
-import dev.locks.ComputeOutcome;
 import dev.locks.AcquireOptions;
 import dev.locks.Computation;
+import dev.locks.ComputeOptions;
+import dev.locks.ComputeOutcome;
 import dev.locks.Lease;
 import dev.locks.LockRegistry;
 import dev.locks.local.LocalComputeCache;
@@ -14,12 +15,13 @@ import dev.locks.redis.RedisComputeCache;
 import dev.locks.redis.RedisLockRegistry;
 import dev.locks.redis.test.RedisServerExtension;
 import dev.locks.support.AsyncComputeCache;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import static org.awaitility.Awaitility.await;
-
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import reactor.core.publisher.Flux;
@@ -137,14 +139,14 @@ class NonBlockingCallersBlockHoundTests {
     }
 
     private static String stackOf(Throwable failure) {
-        java.io.StringWriter trace = new java.io.StringWriter();
-        failure.printStackTrace(new java.io.PrintWriter(trace));
+        StringWriter trace = new StringWriter();
+        failure.printStackTrace(new PrintWriter(trace));
         return trace.toString();
     }
 
     private static List<CompletableFuture<ComputeOutcome>> startCalls(AsyncComputeCache values,
             ComputeOptions options, List<Throwable> failures) {
-        List<CompletableFuture<ComputeOutcome>> started = new java.util.ArrayList<>(CALLS_PER_THREAD);
+        List<CompletableFuture<ComputeOutcome>> started = new ArrayList<>(CALLS_PER_THREAD);
         for (int i = 0; i < CALLS_PER_THREAD; i++) {
             try {
                 started.add(values.beginAsync("hot", options, "").toCompletableFuture());
